@@ -133,9 +133,8 @@ typedef struct swf_encoder_config {
 	uint16_t first_repair_key; /* repair keys count up from here */
 } swf_encoder_config;
 
-/* swf_encoder_new creates an encoder; *out is set only on SWF_OK. It
- * returns SWF_E_INVALID naming nothing else: check swf_encoder_config_check
- * for which field is wrong. */
+/* swf_encoder_new creates an encoder; *out is set only on SWF_OK.
+ * SWF_E_INVALID for a config swf_encoder_config_check refuses. */
 swf_status swf_encoder_new(const swf_encoder_config *config, swf_encoder **out);
 void swf_encoder_free(swf_encoder *encoder);
 
@@ -187,11 +186,18 @@ typedef struct swf_decoder_stats {
 	uint64_t duplicates;  /* sources already known, and stale symbols */
 	uint64_t rejected;    /* calls that returned an error */
 	uint32_t equations;   /* equations held now */
-	uint32_t unknowns;    /* unknown ESIs held in the window now */
+	uint32_t unknowns;    /* ESIs of the stream in the window, neither received nor rebuilt */
 	size_t memory_bytes;  /* bytes allocated now */
 	size_t peak_memory_bytes;
 } swf_decoder_stats;
 
+/* swf_decoder_config_check returns NULL if config is valid, or the name of
+ * the first invalid field ("symbol_bytes", "max_window", "window_capacity":
+ * 0, or from max_window to 65536). */
+const char *swf_decoder_config_check(const swf_decoder_config *config);
+
+/* swf_decoder_new creates a decoder; *out is set only on SWF_OK.
+ * SWF_E_INVALID for a config swf_decoder_config_check refuses. */
 swf_status swf_decoder_new(const swf_decoder_config *config, swf_decoder **out);
 void swf_decoder_free(swf_decoder *decoder);
 

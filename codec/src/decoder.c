@@ -54,6 +54,7 @@ struct swf_decoder {
 
 	uint8_t *symbols;    /* cap slots of symbol_stride bytes */
 	uint8_t *known;      /* per slot: received or rebuilt */
+	uint32_t known_count; /* slots known */
 	uint32_t *pivot_row; /* per slot: index in rows[] of the row it pivots, or NO_ROW */
 
 	row *rows; /* the equations, in no particular order */
@@ -93,14 +94,28 @@ static uint32_t round_up_pow2(uint32_t n)
 	return p;
 }
 
+/* The window capacity in force: 0 picks twice the largest window. */
+static uint32_t capacity_of(const swf_decoder_config *config)
+{
+	return config->window_capacity ? config->window_capacity : 2u * config->max_window;
+}
+
+const char *swf_decoder_config_check(const swf_decoder_config *config)
+{
+	if (config->symbol_bytes == 0 || config->symbol_bytes > SWF_MAX_SYMBOL_BYTES)
+		return "symbol_bytes";
+	if (config->max_window == 0 || config->max_window > SWF_MAX_WINDOW)
+		return "max_window";
+	if (capacity_of(config) < config->max_window || capacity_of(config) > (UINT32_C(1) << 16))
+		return "window_capacity";
+	return NULL;
+}
+
 swf_status swf_decoder_new(const swf_decoder_config *config, swf_decoder **out)
 {
-	uint32_t capacity = config->window_capacity ? config->window_capacity
-						    : 2u * config->max_window;
-	if (config->symbol_bytes == 0 || config->symbol_bytes > SWF_MAX_SYMBOL_BYTES ||
-	    config->max_window == 0 || config->max_window > SWF_MAX_WINDOW ||
-	    capacity < config->max_window || capacity > (UINT32_C(1) << 16))
+	if (swf_decoder_config_check(config))
 		return SWF_E_INVALID;
+	uint32_t capacity = capacity_of(config);
 
 	swf_decoder *d = calloc(1, sizeof(*d));
 	if (!d)
@@ -289,6 +304,7 @@ static void harvest(swf_decoder *d)
 		uint32_t slot = r->pivot;
 		memcpy(symbol_at(d, slot), payload_of(d, r), d->symbol_bytes);
 		d->known[slot] = 1;
+		d->known_count++;
 		queue_rebuilt(d, esi_of_slot(d, slot));
 		d->stats.rebuilt++;
 		drop_row(d, i);
@@ -363,6 +379,7 @@ static void retire(swf_decoder *d, uint32_t esi)
 	uint32_t slot = esi & d->mask;
 	if (d->known[slot]) {
 		d->known[slot] = 0;
+		d->known_count--;
 		return;
 	}
 	if (in_stream(d, esi))
@@ -438,6 +455,7 @@ swf_status swf_decoder_add_source(swf_decoder *d, uint32_t esi, const void *symb
 	}
 	memcpy(symbol_at(d, slot), symbol, len);
 	d->known[slot] = 1;
+	d->known_count++;
 	d->stats.sources++;
 	substitute_known(d, slot);
 	harvest(d);
@@ -514,11 +532,7 @@ void swf_decoder_get_stats(const swf_decoder *d, swf_decoder_stats *stats)
 {
 	*stats = d->stats;
 	stats->equations = d->row_count;
-	stats->unknowns = 0;
-	for (uint32_t s = 0; s < d->cap; s++) {
-		bool used = false;
-		for (uint32_t j = 0; j < d->row_count && !used; j++)
-			used = coefs_of(&d->rows[j])[s] != 0;
-		stats->unknowns += used;
-	}
+	/* The window holds the ESIs from `first` (or the ring's start) to newest. */
+	uint32_t span = d->started ? d->newest - d->first + 1 : 0;
+	stats->unknowns = (span < d->cap ? span : d->cap) - d->known_count;
 }

@@ -79,11 +79,13 @@ static void test_single_loss_rebuilt_by_next_repair(void)
 			feed_source(d, i);
 	}
 	expect_nothing_rebuilt(d);
+	swf_decoder_stats s;
+	swf_decoder_get_stats(d, &s);
+	CHECK(s.unknowns == 1 && s.equations == 0);
 	CHECK_OK(swf_encoder_build_repair(st.enc, repair, &id));
 	CHECK_OK(swf_decoder_add_repair(d, &id, repair, BYTES));
 	expect_rebuilt(d, 2);
 	expect_nothing_rebuilt(d);
-	swf_decoder_stats s;
 	swf_decoder_get_stats(d, &s);
 	CHECK(s.sources == 3 && s.repairs == 1 && s.useful_repairs == 1 && s.rebuilt == 1);
 	CHECK(s.equations == 0 && s.unknowns == 0);
@@ -231,11 +233,15 @@ static void test_refuses_invalid_configs(void)
 		{.symbol_bytes = 1400, .max_window = 4096},
 		{.symbol_bytes = 1400, .max_window = 100, .window_capacity = 99},
 	};
+	static const char *const field[] = {"symbol_bytes", "symbol_bytes", "max_window",
+					    "max_window", "window_capacity"};
 	swf_decoder *d = NULL;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(strcmp(swf_decoder_config_check(&bad[i]), field[i]) == 0);
 		CHECK(swf_decoder_new(&bad[i], &d) == SWF_E_INVALID);
 		CHECK(d == NULL);
 	}
+	CHECK(swf_decoder_config_check(&good) == NULL);
 	CHECK_OK(swf_decoder_new(&good, &d));
 	swf_decoder_free(d);
 	swf_decoder_free(NULL);

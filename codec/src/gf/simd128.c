@@ -47,7 +47,9 @@ static inline __attribute__((always_inline)) v128_t vec_mul(const coef_t *k, v12
 {
 	const v128_t nibble = wasm_i8x16_splat(0x0F);
 	const v128_t lo = wasm_v128_and(x, nibble);
-	const v128_t hi = wasm_u8x16_shr(x, 4);
+	/* A 16-bit shift then a mask: engines lower the 8-bit shift to several
+	 * instructions (about 18 % slower dot_add in node 20). */
+	const v128_t hi = wasm_v128_and(wasm_u16x8_shr(x, 4), nibble);
 	return wasm_v128_xor(wasm_i8x16_swizzle(k->lo, lo), wasm_i8x16_swizzle(k->hi, hi));
 }
 
