@@ -1,0 +1,204 @@
+/*
+ * glue.c - libswf as the TypeScript wrapper (src/swf.ts) calls it.
+ *
+ * JavaScript hands WebAssembly plain numbers: no structs, and no 64-bit
+ * integers (emscripten 3.1.6 without BigInt splits them). So each function
+ * here takes the fields of a libswf struct as separate 32-bit integers or
+ * doubles and builds the struct itself, and the wrapper never depends on a
+ * struct's layout. JavaScript numbers arrive as uint32_t; fields narrower than
+ * that are checked here, where the narrowing happens, so that 65537 never
+ * silently becomes 1.
+ *
+ * Functions of swf.h that take only pointers and 32-bit integers are called
+ * directly and need no glue.
+ */
+#include <stdint.h>
+
+#include "swf.h"
+
+/* Both sides see trace intervals as pairs of doubles. */
+_Static_assert(sizeof(swf_loss_interval) == 2 * sizeof(double),
+	       "swf_loss_interval must be two packed doubles");
+
+/* Writes a repair ID as four uint32_t: repair_key, dt, nss, first_esi. */
+static void repair_id_to_fields(const swf_repair_id *id, uint32_t fields[4])
+{
+	fields[0] = id->repair_key;
+	fields[1] = id->dt;
+	fields[2] = id->nss;
+	fields[3] = id->first_esi;
+}
+
+/* Builds *id from JavaScript numbers; false if one does not fit its field. */
+static bool repair_id_from_fields(uint32_t repair_key, uint32_t dt, uint32_t nss,
+				  uint32_t first_esi, swf_repair_id *id)
+{
+	if (repair_key > UINT16_MAX || dt > UINT8_MAX || nss > UINT16_MAX)
+		return false;
+	*id = (swf_repair_id){
+		.repair_key = (uint16_t)repair_key,
+		.dt = (uint8_t)dt,
+		.nss = (uint16_t)nss,
+		.first_esi = first_esi,
+	};
+	return true;
+}
+
+swf_status swfw_repair_id_write(uint32_t repair_key, uint32_t dt, uint32_t nss,
+				uint32_t first_esi, uint8_t out[SWF_REPAIR_ID_BYTES])
+{
+	swf_repair_id id;
+
+	if (!repair_id_from_fields(repair_key, dt, nss, first_esi, &id))
+		return SWF_E_INVALID;
+	return swf_repair_id_write(&id, out);
+}
+
+swf_status swfw_repair_id_read(const uint8_t *buf, size_t len, uint32_t fields[4])
+{
+	swf_repair_id id;
+	swf_status status = swf_repair_id_read(buf, len, &id);
+
+	if (status == SWF_OK)
+		repair_id_to_fields(&id, fields);
+	return status;
+}
+
+swf_status swfw_coefficients(uint32_t repair_key, uint32_t dt, uint32_t nss, uint8_t *coefs)
+{
+	if (repair_key > UINT16_MAX || dt > UINT8_MAX || nss > UINT16_MAX)
+		return SWF_E_INVALID;
+	return swf_coefficients((uint16_t)repair_key, (uint8_t)dt, (uint16_t)nss, coefs);
+}
+
+/* On SWF_E_INVALID, *invalid_field names the first invalid field of
+ * swf_encoder_config; otherwise it is NULL. */
+swf_status swfw_encoder_new(uint32_t symbol_bytes, uint32_t k, uint32_t z, uint32_t dt,
+			    uint32_t first_esi, uint32_t first_repair_key, swf_encoder **out,
+			    const char **invalid_field)
+{
+	if (k > UINT16_MAX)
+		*invalid_field = "k";
+	else if (z > UINT16_MAX)
+		*invalid_field = "z";
+	else if (dt > UINT8_MAX)
+		*invalid_field = "dt";
+	else if (first_repair_key > UINT16_MAX)
+		*invalid_field = "first_repair_key";
+	else
+		*invalid_field = NULL;
+	if (*invalid_field)
+		return SWF_E_INVALID;
+
+	swf_encoder_config config = {
+		.symbol_bytes = symbol_bytes,
+		.k = (uint16_t)k,
+		.z = (uint16_t)z,
+		.dt = (uint8_t)dt,
+		.first_esi = first_esi,
+		.first_repair_key = (uint16_t)first_repair_key,
+	};
+	*invalid_field = swf_encoder_config_check(&config);
+	if (*invalid_field)
+		return SWF_E_INVALID;
+	return swf_encoder_new(&config, out);
+}
+
+swf_status swfw_encoder_build_repair(swf_encoder *encoder, uint8_t *out, uint32_t id_fields[4])
+{
+	swf_repair_id id;
+	swf_status status = swf_encoder_build_repair(encoder, out, &id);
+
+	if (status == SWF_OK)
+		repair_id_to_fields(&id, id_fields);
+	return status;
+}
+
+/* On SWF_E_INVALID, *invalid_field names the first invalid field of
+ * swf_decoder_config; otherwise it is NULL. */
+swf_status swfw_decoder_new(uint32_t symbol_bytes, uint32_t max_window, uint32_t window_capacity,
+			    swf_decoder **out, const char **invalid_field)
+{
+	*invalid_field = max_window > UINT16_MAX ? "max_window" : NULL;
+	if (*invalid_field)
+		return SWF_E_INVALID;
+	swf_decoder_config config = {
+		.symbol_bytes = symbol_bytes,
+		.max_window = (uint16_t)max_window,
+		.window_capacity = window_capacity,
+	};
+	*invalid_field = swf_decoder_config_check(&config);
+	if (*invalid_field)
+		return SWF_E_INVALID;
+	return swf_decoder_new(&config, out);
+}
+
+/* An ID that cannot come from the wire (a field wider than its bits) is
+ * malformed, as swf_decoder_add_repair calls a dt above 15. */
+swf_status swfw_decoder_add_repair(swf_decoder *decoder, uint32_t repair_key, uint32_t dt,
+				   uint32_t nss, uint32_t first_esi, const void *symbol, size_t len)
+{
+	swf_repair_id id;
+
+	if (!repair_id_from_fields(repair_key, dt, nss, first_esi, &id))
+		return SWF_E_MALFORMED;
+	return swf_decoder_add_repair(decoder, &id, symbol, len);
+}
+
+/* Writes swf_decoder_stats as doubles, in the struct's field order; every
+ * counter stays exact below 2^53. */
+void swfw_decoder_stats(const swf_decoder *decoder, double out[11])
+{
+	swf_decoder_stats stats;
+
+	swf_decoder_get_stats(decoder, &stats);
+	out[0] = (double)stats.sources;
+	out[1] = (double)stats.repairs;
+	out[2] = (double)stats.useful_repairs;
+	out[3] = (double)stats.rebuilt;
+	out[4] = (double)stats.given_up;
+	out[5] = (double)stats.duplicates;
+	out[6] = (double)stats.rejected;
+	out[7] = (double)stats.equations;
+	out[8] = (double)stats.unknowns;
+	out[9] = (double)stats.memory_bytes;
+	out[10] = (double)stats.peak_memory_bytes;
+}
+
+/* On SWF_E_INVALID, *invalid_field names the first invalid field of
+ * swf_channel_config; otherwise it is NULL. */
+swf_status swfw_channel_new(uint32_t kind, uint32_t seed, double loss, double p, double q,
+			    double loss_good, double loss_bad, double step_ms, double period_ms,
+			    double duration_ms, double phase_ms, double jitter_ms,
+			    const swf_loss_interval *intervals, uint32_t interval_count,
+			    double trace_period_ms, swf_channel **out, const char **invalid_field)
+{
+	swf_channel_config config = {
+		.kind = (swf_channel_kind)kind,
+		.seed = seed,
+		.loss = loss,
+		.p = p,
+		.q = q,
+		.loss_good = loss_good,
+		.loss_bad = loss_bad,
+		.step_ms = step_ms,
+		.period_ms = period_ms,
+		.duration_ms = duration_ms,
+		.phase_ms = phase_ms,
+		.jitter_ms = jitter_ms,
+		.intervals = intervals,
+		.interval_count = interval_count,
+		.trace_period_ms = trace_period_ms,
+	};
+
+	*invalid_field = swf_channel_config_check(&config);
+	if (*invalid_field)
+		return SWF_E_INVALID;
+	return swf_channel_new(&config, out);
+}
+
+/* t_us arrives as a double: the wrapper checks it is an integer below 2^53. */
+bool swfw_channel_lost(swf_channel *channel, double t_us)
+{
+	return swf_channel_lost(channel, (uint64_t)t_us);
+}

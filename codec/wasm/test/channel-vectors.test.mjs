@@ -1,0 +1,34 @@
+// Proves that the WebAssembly build's channel models lose exactly the packets
+// of every vector in tests/vectors/channel/ (from an independent Python
+// reference): same seed and parameters, same decisions in every build.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { loadBuiltSwf, readVectors } from './load.mjs';
+
+const { swf } = await loadBuiltSwf();
+
+/** The vectors name fields as swf_channel_config does (snake_case). */
+function camelCaseKeys(value) {
+  if (Array.isArray(value)) return value.map(camelCaseKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [
+    key.replace(/_([a-z])/g, (_match, letter) => letter.toUpperCase()),
+    camelCaseKeys(field),
+  ]));
+}
+
+for (const { file, vector } of readVectors('channel')) {
+  test(`channel reproduces ${file}`, () => {
+    const channel = swf.channel({ kind: vector.kind, seed: vector.seed, ...camelCaseKeys(vector.params) });
+    try {
+      const lost = [];
+      for (let packet = 0; packet < vector.packets; packet++) {
+        if (channel.lost(packet * vector.interval_us)) lost.push(packet);
+      }
+      assert.deepEqual(lost, vector.lost);
+    } finally {
+      channel.free();
+    }
+  });
+}
