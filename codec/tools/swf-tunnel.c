@@ -1,0 +1,514 @@
+/*
+ * swf-tunnel - one endpoint of a sliding-window FEC tunnel over UDP.
+ *
+ * Inner IP packets read from a TUN device go to the peer in UDP datagrams
+ * (format in tunnel_proto.h). Packets of protected flows are source symbols
+ * of an S(k,z) encoder: after every k of them, a repair symbol over the last
+ * z follows; a flush timer sends one more when no source came for flush_ms,
+ * so that the tail of a burst is protected too. Unprotected flows pass as
+ * plain packets. Datagrams from the peer are decoded and their inner packets
+ * written into the TUN: sources at once, rebuilt ones as soon as they decode.
+ *
+ * Two threads: the sender (TUN to UDP, owns the encoder and the flush timer)
+ * and the receiver (UDP to TUN, owns the decoder). They share nothing but
+ * the counters, published under a mutex for the stats lines.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "histogram.h"
+#include "swf.h"
+#include "tool.h"
+#include "tun.h"
+#include "tunnel_proto.h"
+
+/* Outer IPv4 and UDP headers, then the largest tunnel header (a repair's). */
+#define OUTER_OVERHEAD_BYTES (20u + 8u + TUNNEL_REPAIR_HEADER_BYTES)
+#define MAX_RULES 32
+#define RX_BATCH 32
+
+typedef struct flow_rule {
+	uint8_t protocol;
+	uint16_t port; /* 0: any port */
+} flow_rule;
+
+typedef struct tx_counters {
+	uint64_t packets_in, plain, sources, repairs, flush_repairs, send_errors;
+	uint64_t uncovered; /* sources sent since the last repair */
+} tx_counters;
+
+typedef struct rx_counters {
+	tunnel_rx_counters proto;
+	uint64_t write_errors;
+} rx_counters;
+
+static struct {
+	const char *dev, *addr;
+	struct sockaddr_in local, remote;
+	uint32_t outer_mtu, symbol_bytes;
+	uint16_t k, z;
+	uint8_t dt;
+	double flush_ms;
+	bool protect_all;
+	flow_rule rules[MAX_RULES];
+	int rule_count;
+	uint32_t stats_interval_ms;
+} opt = {.outer_mtu = 1500, .k = 10, .z = 100, .dt = 15, .flush_ms = 10, .protect_all = true,
+	 .stats_interval_ms = 100};
+
+static int tun_fd, udp_fd;
+static uint32_t session;
+static uint64_t start_ns;
+static histogram decoding_delay;
+
+static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
+static tx_counters tx_published;
+static rx_counters rx_published;
+
+static const char usage[] =
+	"Usage: swf-tunnel --dev NAME --local IP:PORT --remote IP:PORT [options]\n"
+	"\n"
+	"One endpoint of a sliding-window FEC tunnel (RFC 8681 RLC over GF(2^8), S(k,z)).\n"
+	"Run one in each namespace (e.g. with ip netns exec).\n"
+	"\n"
+	"  --dev NAME            TUN device to create for the inner packets\n"
+	"  --addr CIDR           its IPv4 address/prefix (default: none, configure after ready)\n"
+	"  --local IP:PORT       UDP address to bind (IPv4)\n"
+	"  --remote IP:PORT      UDP address of the peer endpoint\n"
+	"  --k K                 a repair after every K protected packets (default 10)\n"
+	"  --z Z                 each repair covers the last Z of them, 1..4095 (default 100);\n"
+	"                        both endpoints must use the same symbol size and a Z at\n"
+	"                        least the peer's\n"
+	"  --dt DT               RFC 8681 density threshold, 0..15 (default 15, dense)\n"
+	"  --flush-ms MS         a repair when protected packets not yet covered by one\n"
+	"                        are followed by MS ms without any (default 10; 0: never)\n"
+	"  --outer-mtu BYTES     MTU of the path between endpoints (default 1500): the symbol\n"
+	"                        size is BYTES - 41 and the inner MTU BYTES - 43, so that no\n"
+	"                        outer datagram exceeds it\n"
+	"  --symbol-bytes N      or set the symbol size (inner MTU N - 2) within that limit\n"
+	"  --protect RULES       flows to protect: all (default), none, or a comma list of\n"
+	"                        PROTO or PROTO:PORT (tcp, udp, icmp or a number; the port\n"
+	"                        matches source or destination), e.g. tcp,udp:5001;\n"
+	"                        other packets cross unprotected\n"
+	"  --stats-interval-ms MS  period of the stats lines (default 100; 0: none)\n"
+	"  --help                this text\n"
+	"\n"
+	"stdout carries JSON lines: {\"event\":\"ready\",...}, {\"event\":\"stats\",...} every\n"
+	"interval (cumulative counters, the interval's decoding delay percentiles) and\n"
+	"{\"event\":\"summary\",...} on SIGTERM, SIGINT or SIGHUP.\n";
+
+/* ---------------------------------------------------------------------- */
+/* Sender                                                                 */
+
+static bool is_protected(const uint8_t *packet, size_t len)
+{
+	if (opt.protect_all)
+		return true;
+	uint8_t protocol;
+	size_t header;
+	bool first_fragment = true;
+	if (packet[0] >> 4 == 4) {
+		protocol = packet[9];
+		header = (size_t)(packet[0] & 0x0F) * 4;
+		first_fragment = ((packet[6] & 0x1F) | packet[7]) == 0;
+	} else {
+		protocol = packet[6];
+		header = 40;
+	}
+	bool has_ports = first_fragment && len >= header + 4;
+	uint16_t source_port = has_ports ? (uint16_t)(packet[header] << 8 | packet[header + 1]) : 0;
+	uint16_t dest_port = has_ports ? (uint16_t)(packet[header + 2] << 8 | packet[header + 3]) : 0;
+	for (int i = 0; i < opt.rule_count; i++) {
+		const flow_rule *rule = &opt.rules[i];
+		if (rule->protocol == protocol &&
+		    (rule->port == 0 || (has_ports && (rule->port == source_port ||
+							rule->port == dest_port))))
+			return true;
+	}
+	return false;
+}
+
+static void send_datagram(tx_counters *counters, const uint8_t *buf, size_t len)
+{
+	if (send(udp_fd, buf, len, 0) != (ssize_t)len)
+		counters->send_errors++;
+}
+
+static void send_repair(swf_encoder *encoder, uint8_t *buf, tx_counters *counters)
+{
+	swf_repair_id id;
+	if (swf_encoder_build_repair(encoder, buf + TUNNEL_REPAIR_HEADER_BYTES, &id) != SWF_OK ||
+	    swf_repair_id_write(&id, buf + TUNNEL_HEADER_BYTES) != SWF_OK)
+		fail("build a repair symbol");
+	tunnel_write_header(buf, TUNNEL_REPAIR, session);
+	send_datagram(counters, buf, TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes);
+	counters->repairs++;
+	counters->uncovered = 0;
+}
+
+static void publish_tx(const tx_counters *counters)
+{
+	pthread_mutex_lock(&counters_lock);
+	tx_published = *counters;
+	pthread_mutex_unlock(&counters_lock);
+}
+
+/* Waits until the TUN is readable or the stop signal (true), or until
+ * deadline_ns passes (false; 0: no deadline). */
+static bool wait_tun(uint64_t deadline_ns)
+{
+	struct pollfd fds[2] = {{tun_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+	struct timespec timeout, *timeout_p = NULL;
+	if (deadline_ns != 0) {
+		uint64_t now = now_ns(), left = deadline_ns > now ? deadline_ns - now : 0;
+		timeout = (struct timespec){(time_t)(left / 1000000000u), (long)(left % 1000000000u)};
+		timeout_p = &timeout;
+	}
+	int ready = ppoll(fds, 2, timeout_p, NULL);
+	if (ready < 0 && errno != EINTR)
+		fail_errno("poll the TUN device");
+	return ready != 0;
+}
+
+static void *sender_main(void *unused)
+{
+	(void)unused;
+	swf_encoder_config config = {.symbol_bytes = opt.symbol_bytes, .k = opt.k, .z = opt.z,
+				     .dt = opt.dt};
+	swf_encoder *encoder;
+	if (swf_encoder_new(&config, &encoder) != SWF_OK)
+		fail("create the encoder");
+	uint32_t inner_mtu = opt.symbol_bytes - TUNNEL_LENGTH_BYTES;
+	/* The packet is read behind room for the longest header. */
+	uint8_t *buf = malloc(TUNNEL_SOURCE_HEADER_BYTES + inner_mtu);
+	uint8_t *repair = malloc(TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes);
+	if (buf == NULL || repair == NULL)
+		fail("out of memory for the sender");
+	uint8_t *packet = buf + TUNNEL_SOURCE_HEADER_BYTES;
+	uint64_t flush_ns = (uint64_t)(opt.flush_ms * 1e6);
+	uint64_t flush_deadline = 0; /* 0: every source is covered by a repair */
+	tx_counters counters = {0};
+
+	while (!stop_requested()) {
+		ssize_t n = read(tun_fd, packet, inner_mtu);
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				fail_errno("read from %s", opt.dev);
+			publish_tx(&counters);
+			if (!wait_tun(flush_deadline) && flush_deadline != 0) {
+				send_repair(encoder, repair, &counters);
+				counters.flush_repairs++;
+				flush_deadline = 0;
+			}
+			continue;
+		}
+		counters.packets_in++;
+		size_t len = (size_t)n;
+		if (len == 0 || !tunnel_inner_packet_ok(packet, len))
+			continue;
+		if (!is_protected(packet, len)) {
+			tunnel_write_header(packet - TUNNEL_HEADER_BYTES, TUNNEL_PLAIN, session);
+			send_datagram(&counters, packet - TUNNEL_HEADER_BYTES,
+				      TUNNEL_HEADER_BYTES + len);
+			counters.plain++;
+			continue;
+		}
+		/* The symbol [length | packet] is built in place for the
+		 * encoder, which copies it; then the ESI overwrites the length. */
+		uint8_t *symbol = packet - TUNNEL_LENGTH_BYTES;
+		symbol[0] = (uint8_t)(len >> 8);
+		symbol[1] = (uint8_t)len;
+		uint32_t esi;
+		bool repair_due;
+		if (swf_encoder_add_source(encoder, symbol, len + TUNNEL_LENGTH_BYTES, &esi,
+					   &repair_due) != SWF_OK)
+			fail("add a source symbol to the encoder");
+		tunnel_write_header(buf, TUNNEL_SOURCE, session);
+		for (int i = 0; i < 4; i++)
+			buf[TUNNEL_HEADER_BYTES + i] = (uint8_t)(esi >> (24 - 8 * i));
+		send_datagram(&counters, buf, TUNNEL_SOURCE_HEADER_BYTES + len);
+		counters.sources++;
+		counters.uncovered++;
+		if (repair_due) {
+			send_repair(encoder, repair, &counters);
+			flush_deadline = 0;
+		} else if (flush_ns != 0) {
+			flush_deadline = now_ns() + flush_ns;
+		}
+		if ((counters.packets_in & 63) == 0)
+			publish_tx(&counters);
+	}
+	publish_tx(&counters);
+	swf_encoder_free(encoder);
+	free(buf);
+	free(repair);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Receiver                                                               */
+
+static void deliver(void *context, const uint8_t *packet, size_t len)
+{
+	rx_counters *counters = context;
+	if (write(tun_fd, packet, len) != (ssize_t)len)
+		counters->write_errors++;
+}
+
+static void publish_rx(const tunnel_receiver *receiver, rx_counters *counters)
+{
+	counters->proto = receiver->counters;
+	pthread_mutex_lock(&counters_lock);
+	rx_published = *counters;
+	pthread_mutex_unlock(&counters_lock);
+}
+
+static void *receiver_main(void *unused)
+{
+	(void)unused;
+	static tunnel_receiver receiver;
+	if (tunnel_receiver_init(&receiver, opt.symbol_bytes, opt.z, &decoding_delay) != SWF_OK)
+		fail("create the decoder");
+	/* One byte more than the longest valid datagram: a longer one arrives
+	 * truncated to a length that does not parse. */
+	size_t capacity = TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes + 1;
+	uint8_t *bufs = malloc(RX_BATCH * capacity);
+	if (bufs == NULL)
+		fail("out of memory for the receiver");
+	struct mmsghdr messages[RX_BATCH];
+	struct iovec iovs[RX_BATCH];
+	rx_counters counters = {0};
+
+	while (!stop_requested()) {
+		for (int i = 0; i < RX_BATCH; i++) {
+			iovs[i] = (struct iovec){bufs + i * capacity, capacity};
+			messages[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iovs[i], .msg_iovlen = 1}};
+		}
+		int count = recvmmsg(udp_fd, messages, RX_BATCH, MSG_DONTWAIT, NULL);
+		if (count < 0) {
+			if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED)
+				fail_errno("receive from the peer");
+			publish_rx(&receiver, &counters);
+			struct pollfd fds[2] = {{udp_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+			if (poll(fds, 2, -1) < 0 && errno != EINTR)
+				fail_errno("poll the UDP socket");
+			continue;
+		}
+		uint64_t now = now_ns();
+		for (int i = 0; i < count; i++)
+			tunnel_receiver_input(&receiver, iovs[i].iov_base, messages[i].msg_len, now,
+					      deliver, &counters);
+		publish_rx(&receiver, &counters);
+	}
+	tunnel_receiver_free(&receiver);
+	free(bufs);
+	return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Set-up, stats and the command line.                                    */
+
+static void parse_endpoint(const char *option, const char *text, struct sockaddr_in *out)
+{
+	char address[64];
+	unsigned port;
+	char extra;
+	memset(out, 0, sizeof *out);
+	out->sin_family = AF_INET;
+	if (sscanf(text, "%63[0-9.]:%u%c", address, &port, &extra) != 2 || port == 0 ||
+	    port > 65535 || inet_pton(AF_INET, address, &out->sin_addr) != 1)
+		usage_fail("%s must be IPv4:PORT like 10.0.0.1:5000, got \"%s\"", option, text);
+	out->sin_port = htons((uint16_t)port);
+}
+
+static void parse_protect(const char *option, const char *text)
+{
+	opt.protect_all = strcmp(text, "all") == 0;
+	opt.rule_count = 0;
+	if (opt.protect_all || strcmp(text, "none") == 0)
+		return;
+	char *copy = strdup(text), *saveptr = NULL;
+	for (char *item = strtok_r(copy, ",", &saveptr); item != NULL;
+	     item = strtok_r(NULL, ",", &saveptr)) {
+		if (opt.rule_count == MAX_RULES)
+			usage_fail("%s takes at most %d rules", option, MAX_RULES);
+		flow_rule *rule = &opt.rules[opt.rule_count++];
+		char *colon = strchr(item, ':');
+		if (colon != NULL) {
+			*colon = '\0';
+			rule->port = (uint16_t)parse_uint(option, colon + 1, 1, 65535);
+		}
+		if (strcmp(item, "tcp") == 0)
+			rule->protocol = 6;
+		else if (strcmp(item, "udp") == 0)
+			rule->protocol = 17;
+		else if (strcmp(item, "icmp") == 0)
+			rule->protocol = 1;
+		else if (item[0] >= '0' && item[0] <= '9')
+			rule->protocol = (uint8_t)parse_uint(option, item, 0, 255);
+		else
+			usage_fail("%s: \"%s\" must be all, none, or tcp, udp, icmp or a protocol "
+				   "number, each with an optional :PORT", option, text);
+	}
+	free(copy);
+}
+
+static void open_socket(void)
+{
+	udp_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (udp_fd < 0)
+		fail_errno("open the UDP socket");
+	int size = 8 << 20, dont_fragment = IP_PMTUDISC_DO;
+	if (setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) != 0)
+		setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
+	if (setsockopt(udp_fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof size) != 0)
+		setsockopt(udp_fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+	/* An outer datagram too big for the path fails to send instead of
+	 * fragmenting. */
+	if (setsockopt(udp_fd, IPPROTO_IP, IP_MTU_DISCOVER, &dont_fragment, sizeof dont_fragment))
+		fail_errno("set IP_MTU_DISCOVER on the UDP socket");
+	char text[64];
+	inet_ntop(AF_INET, &opt.local.sin_addr, text, sizeof text);
+	if (bind(udp_fd, (struct sockaddr *)&opt.local, sizeof opt.local) != 0)
+		fail_errno("bind UDP %s:%u", text, ntohs(opt.local.sin_port));
+	inet_ntop(AF_INET, &opt.remote.sin_addr, text, sizeof text);
+	if (connect(udp_fd, (struct sockaddr *)&opt.remote, sizeof opt.remote) != 0)
+		fail_errno("connect UDP to %s:%u", text, ntohs(opt.remote.sin_port));
+}
+
+static histogram_snapshot snaps[2];
+
+static void print_stats(const char *event, bool whole_run)
+{
+	tx_counters tx;
+	rx_counters rx;
+	pthread_mutex_lock(&counters_lock);
+	tx = tx_published;
+	rx = rx_published;
+	pthread_mutex_unlock(&counters_lock);
+	histogram_snapshot_take(&decoding_delay, &snaps[0]);
+	printf("{\"event\":\"%s\",\"t_s\":%.3f,\"tx\":{\"packets_in\":%" PRIu64
+	       ",\"plain\":%" PRIu64 ",\"sources\":%" PRIu64 ",\"repairs\":%" PRIu64
+	       ",\"flush_repairs\":%" PRIu64 ",\"uncovered\":%" PRIu64 ",\"send_errors\":%" PRIu64
+	       "},",
+	       event, (now_ns() - start_ns) / 1e9, tx.packets_in, tx.plain, tx.sources, tx.repairs,
+	       tx.flush_repairs, tx.uncovered, tx.send_errors);
+	const tunnel_rx_counters *p = &rx.proto;
+	printf("\"rx\":{\"plain\":%" PRIu64 ",\"sources\":%" PRIu64 ",\"repairs\":%" PRIu64
+	       ",\"lost\":%" PRIu64 ",\"recovered\":%" PRIu64 ",\"unrecovered\":%" PRIu64
+	       ",\"malformed\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"write_errors\":%" PRIu64
+	       ",\"decoding_delay_ms\":",
+	       p->plain, p->sources, p->repairs, p->lost, p->recovered, p->unrecovered,
+	       p->malformed, p->sessions, rx.write_errors);
+	histogram_print(stdout, &snaps[0], whole_run ? NULL : &snaps[1]);
+	printf("}}\n");
+	fflush(stdout);
+	snaps[1] = snaps[0];
+}
+
+static void parse_arguments(int argc, char **argv)
+{
+	bool have_local = false, have_remote = false;
+	const char *symbol_option = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *option = argv[i];
+		if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
+			fputs(usage, stdout);
+			exit(0);
+		}
+		if (strncmp(option, "--", 2) != 0)
+			usage_fail("unexpected argument \"%s\" (see --help)", option);
+		if (i + 1 == argc)
+			usage_fail("%s needs a value", option);
+		const char *value = argv[++i];
+		if (strcmp(option, "--dev") == 0) {
+			opt.dev = value;
+		} else if (strcmp(option, "--addr") == 0) {
+			opt.addr = value;
+		} else if (strcmp(option, "--local") == 0) {
+			parse_endpoint(option, value, &opt.local);
+			have_local = true;
+		} else if (strcmp(option, "--remote") == 0) {
+			parse_endpoint(option, value, &opt.remote);
+			have_remote = true;
+		} else if (strcmp(option, "--k") == 0) {
+			opt.k = (uint16_t)parse_uint(option, value, 1, 65535);
+		} else if (strcmp(option, "--z") == 0) {
+			opt.z = (uint16_t)parse_uint(option, value, 1, SWF_MAX_WINDOW);
+		} else if (strcmp(option, "--dt") == 0) {
+			opt.dt = (uint8_t)parse_uint(option, value, 0, SWF_MAX_DT);
+		} else if (strcmp(option, "--flush-ms") == 0) {
+			opt.flush_ms = parse_double(option, value, 0, true, 60000);
+		} else if (strcmp(option, "--outer-mtu") == 0) {
+			opt.outer_mtu = (uint32_t)parse_uint(option, value, 576 + OUTER_OVERHEAD_BYTES,
+							     65535);
+		} else if (strcmp(option, "--symbol-bytes") == 0) {
+			opt.symbol_bytes = (uint32_t)parse_uint(option, value, 578, 65535);
+			symbol_option = value;
+		} else if (strcmp(option, "--protect") == 0) {
+			parse_protect(option, value);
+		} else if (strcmp(option, "--stats-interval-ms") == 0) {
+			opt.stats_interval_ms = (uint32_t)parse_uint(option, value, 0, 3600000);
+		} else {
+			usage_fail("unknown option %s (see --help)", option);
+		}
+	}
+	if (opt.dev == NULL || !have_local || !have_remote)
+		usage_fail("--dev, --local and --remote are required (see --help)");
+	if (symbol_option == NULL)
+		opt.symbol_bytes = opt.outer_mtu - OUTER_OVERHEAD_BYTES;
+	else if (opt.symbol_bytes + OUTER_OVERHEAD_BYTES > opt.outer_mtu)
+		usage_fail("--symbol-bytes %s makes repair datagrams of %u bytes, above --outer-mtu "
+			   "%u", symbol_option, opt.symbol_bytes + OUTER_OVERHEAD_BYTES,
+			   opt.outer_mtu);
+}
+
+int main(int argc, char **argv)
+{
+	tool_name = "swf-tunnel";
+	parse_arguments(argc, argv);
+	stop_init();
+	uint32_t inner_mtu = opt.symbol_bytes - TUNNEL_LENGTH_BYTES;
+	tun_fd = tun_create(opt.dev, inner_mtu, opt.addr, 1);
+	open_socket();
+	/* The session tells the peer that this is a new encoder: it only needs
+	 * to differ between runs, so the clock serves. */
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	session = (uint32_t)(wall.tv_sec * 1000003u) ^ (uint32_t)wall.tv_nsec ^ (uint32_t)getpid();
+
+	start_ns = now_ns();
+	pthread_t sender, receiver;
+	if (pthread_create(&sender, NULL, sender_main, NULL) != 0 ||
+	    pthread_create(&receiver, NULL, receiver_main, NULL) != 0)
+		fail("start the sender and receiver threads");
+	printf("{\"event\":\"ready\",\"pid\":%d,\"dev\":\"%s\",\"inner_mtu\":%" PRIu32
+	       ",\"symbol_bytes\":%" PRIu32 ",\"k\":%u,\"z\":%u,\"dt\":%u,\"flush_ms\":%g,"
+	       "\"session\":%" PRIu32 ",\"gf_kernel\":\"%s\"}\n",
+	       (int)getpid(), opt.dev, inner_mtu, opt.symbol_bytes, opt.k, opt.z, opt.dt,
+	       opt.flush_ms, session, swf_gf_kernel());
+	fflush(stdout);
+
+	uint64_t interval_ns = (uint64_t)opt.stats_interval_ms * 1000000u;
+	for (uint64_t tick = 1;; tick++) {
+		if (wait_signal_until(interval_ns ? start_ns + tick * interval_ns : 0))
+			break;
+		print_stats("stats", false);
+	}
+	stop_request();
+	pthread_join(sender, NULL);
+	pthread_join(receiver, NULL);
+	print_stats("summary", true);
+	return 0;
+}

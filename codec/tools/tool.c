@@ -1,0 +1,251 @@
+/* tool.c - errors, argument parsing, clock and stop signal of the tools. */
+#define _GNU_SOURCE
+#include "tool.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *tool_name = "tool";
+int stop_fd = -1;
+static atomic_bool stopping;
+static sigset_t stop_signals;
+
+static _Noreturn void vfail(int status, int errnum, const char *fmt, va_list args)
+{
+	fprintf(stderr, "%s: ", tool_name);
+	vfprintf(stderr, fmt, args);
+	if (errnum != 0)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+	exit(status);
+}
+
+void fail(const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	vfail(1, 0, fmt, args);
+}
+
+void usage_fail(const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	vfail(2, 0, fmt, args);
+}
+
+void fail_errno(const char *fmt, ...)
+{
+	int errnum = errno;
+	va_list args;
+	va_start(args, fmt);
+	vfail(1, errnum, fmt, args);
+}
+
+double parse_double(const char *option, const char *text, double min, bool min_inclusive,
+		    double max)
+{
+	char *end;
+	errno = 0;
+	double value = strtod(text, &end);
+	if (end == text || *end != '\0' || errno != 0 || !isfinite(value))
+		usage_fail("%s must be a number, got \"%s\"", option, text);
+	if (min_inclusive ? value < min : value <= min)
+		usage_fail("%s must be %s %g, got %s", option, min_inclusive ? ">=" : ">", min,
+			   text);
+	if (value > max)
+		usage_fail("%s must be <= %g, got %s", option, max, text);
+	return value;
+}
+
+uint64_t parse_uint(const char *option, const char *text, uint64_t min, uint64_t max)
+{
+	char *end;
+	errno = 0;
+	unsigned long long value = strtoull(text, &end, 10);
+	if (end == text || *end != '\0' || errno != 0 || text[0] == '-')
+		usage_fail("%s must be a whole number, got \"%s\"", option, text);
+	if (value < min || value > max)
+		usage_fail("%s must be in [%llu, %llu], got %s", option, (unsigned long long)min,
+			   (unsigned long long)max, text);
+	return value;
+}
+
+static const char *const channel_names[] = {
+	[SWF_CHANNEL_PERFECT] = "perfect", [SWF_CHANNEL_BERNOULLI] = "bernoulli",
+	[SWF_CHANNEL_GE_PACKET] = "ge-packet", [SWF_CHANNEL_GE_TIME] = "ge-time",
+	[SWF_CHANNEL_OUTAGE] = "outage",   [SWF_CHANNEL_TRACE] = "trace",
+};
+
+const char *channel_kind_name(swf_channel_kind kind)
+{
+	return channel_names[kind];
+}
+
+/* read_trace loads "start_ms end_ms" lines ('#' starts a comment). */
+static void read_trace(const char *option, const char *path, swf_channel_config *config)
+{
+	FILE *file = fopen(path, "r");
+	if (file == NULL)
+		fail_errno("%s: open trace file %s", option, path);
+	swf_loss_interval *intervals = NULL;
+	size_t count = 0, capacity = 0;
+	char line[256];
+	for (unsigned number = 1; fgets(line, sizeof line, file) != NULL; number++) {
+		char *hash = strchr(line, '#');
+		if (hash != NULL)
+			*hash = '\0';
+		double start, end;
+		char extra;
+		int fields = sscanf(line, "%lf %lf %c", &start, &end, &extra);
+		if (fields == EOF)
+			continue;
+		if (fields != 2)
+			usage_fail("%s: %s line %u must be \"start_ms end_ms\"", option, path,
+				   number);
+		if (count == capacity) {
+			capacity = capacity ? 2 * capacity : 64;
+			intervals = realloc(intervals, capacity * sizeof *intervals);
+			if (intervals == NULL)
+				fail("out of memory reading %s", path);
+		}
+		intervals[count++] = (swf_loss_interval){start, end};
+	}
+	fclose(file);
+	config->intervals = intervals;
+	config->interval_count = count;
+}
+
+void parse_channel(const char *option, const char *spec, swf_channel_config *config)
+{
+	*config = (swf_channel_config){.seed = 1, .loss_bad = 1.0};
+	size_t name_len = strcspn(spec, ":");
+	bool known = false;
+	for (size_t kind = 0; kind < sizeof channel_names / sizeof channel_names[0]; kind++) {
+		if (strlen(channel_names[kind]) == name_len &&
+		    strncmp(spec, channel_names[kind], name_len) == 0) {
+			config->kind = (swf_channel_kind)kind;
+			known = true;
+		}
+	}
+	if (!known)
+		usage_fail("%s must start with perfect, bernoulli, ge-packet, ge-time, outage or "
+			   "trace, got \"%s\"", option, spec);
+
+	char *params = strdup(spec[name_len] == ':' ? spec + name_len + 1 : "");
+	char *saveptr = NULL;
+	for (char *item = strtok_r(params, ",", &saveptr); item != NULL;
+	     item = strtok_r(NULL, ",", &saveptr)) {
+		char *equals = strchr(item, '=');
+		if (equals == NULL)
+			usage_fail("%s: \"%s\" must be key=value", option, item);
+		*equals = '\0';
+		const char *key = item, *value = equals + 1;
+		char name[128];
+		snprintf(name, sizeof name, "%s %s", option, key);
+		struct {
+			const char *key;
+			double *field;
+		} const doubles[] = {
+			{"loss", &config->loss},
+			{"p", &config->p},
+			{"q", &config->q},
+			{"loss_good", &config->loss_good},
+			{"loss_bad", &config->loss_bad},
+			{"step_ms", &config->step_ms},
+			{"period_ms", &config->period_ms},
+			{"duration_ms", &config->duration_ms},
+			{"phase_ms", &config->phase_ms},
+			{"jitter_ms", &config->jitter_ms},
+			{"trace_period_ms", &config->trace_period_ms},
+		};
+		bool matched = false;
+		for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++) {
+			if (strcmp(key, doubles[i].key) == 0) {
+				*doubles[i].field = parse_double(name, value, -INFINITY, true,
+								 INFINITY);
+				matched = true;
+			}
+		}
+		if (strcmp(key, "seed") == 0) {
+			config->seed = (uint32_t)parse_uint(name, value, 0, UINT32_MAX);
+			matched = true;
+		} else if (strcmp(key, "file") == 0) {
+			read_trace(option, value, config);
+			matched = true;
+		}
+		if (!matched)
+			usage_fail("%s: unknown key \"%s\" (see --help)", option, key);
+	}
+	free(params);
+	const char *bad_field = swf_channel_config_check(config);
+	if (bad_field != NULL)
+		usage_fail("%s: %s is out of range for the %s model in \"%s\"", option, bad_field,
+			   channel_kind_name(config->kind), spec);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void stop_init(void)
+{
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	sigaddset(&stop_signals, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+	/* A reader that went away must not kill the forwarding. */
+	signal(SIGPIPE, SIG_IGN);
+	stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (stop_fd < 0)
+		fail_errno("create the stop eventfd");
+}
+
+void stop_request(void)
+{
+	atomic_store(&stopping, true);
+	uint64_t one = 1;
+	if (write(stop_fd, &one, sizeof one) < 0)
+		fail_errno("signal the stop eventfd");
+}
+
+bool stop_requested(void)
+{
+	return atomic_load_explicit(&stopping, memory_order_relaxed);
+}
+
+bool wait_signal_until(uint64_t deadline_ns)
+{
+	for (;;) {
+		int signal_number;
+		if (deadline_ns == 0) {
+			signal_number = sigwaitinfo(&stop_signals, NULL);
+		} else {
+			uint64_t now = now_ns();
+			if (now >= deadline_ns)
+				return false;
+			uint64_t left = deadline_ns - now;
+			struct timespec timeout = {(time_t)(left / 1000000000u),
+						   (long)(left % 1000000000u)};
+			signal_number = sigtimedwait(&stop_signals, NULL, &timeout);
+		}
+		if (signal_number > 0)
+			return true;
+		if (errno != EAGAIN && errno != EINTR)
+			fail_errno("wait for a signal");
+	}
+}

@@ -1,0 +1,56 @@
+/*
+ * tool.h - what satlink and swf-tunnel share: fatal errors that name the
+ * action, argument parsing with errors that name the argument, the monotonic
+ * clock, and a stop signal that wakes every thread.
+ */
+#ifndef TOOL_H
+#define TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "swf.h"
+
+/* The program name that prefixes every message ("satlink"). */
+extern const char *tool_name;
+
+/* fail prints "<tool>: <message>\n" to stderr and exits with status 1. */
+_Noreturn void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* usage_fail is fail for a bad command line: exit status 2. */
+_Noreturn void usage_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* fail_errno is fail with ": <strerror(errno)>" appended, for a failed
+ * system call; the message names the action ("open /dev/net/tun"). */
+_Noreturn void fail_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parsers for option values; each one exits through usage_fail with a
+ * sentence naming the option and the value it got. */
+double parse_double(const char *option, const char *text, double min, bool min_inclusive,
+		    double max);
+uint64_t parse_uint(const char *option, const char *text, uint64_t min, uint64_t max);
+
+/* parse_channel fills config from a channel specification such as
+ * "bernoulli:loss=0.05,seed=7" (see --help) and validates it with libswf.
+ * Trace intervals are allocated and owned by the caller's config. */
+void parse_channel(const char *option, const char *spec, swf_channel_config *config);
+
+/* channel_describe writes the model name of a config ("ge-time"). */
+const char *channel_kind_name(swf_channel_kind kind);
+
+/* now_ns reads CLOCK_MONOTONIC in nanoseconds. */
+uint64_t now_ns(void);
+
+/* The stop signal. stop_init blocks SIGINT, SIGTERM and SIGHUP in the
+ * calling thread (call it before creating threads, which inherit the mask)
+ * and creates the eventfd that stop_request makes readable. Worker threads
+ * poll stop_fd next to their own descriptors and test stop_requested in
+ * busy loops. wait_signal_until returns true once SIGINT, SIGTERM or SIGHUP
+ * arrived, false at the monotonic time deadline_ns (0: no deadline). */
+extern int stop_fd;
+void stop_init(void);
+void stop_request(void);
+bool stop_requested(void);
+bool wait_signal_until(uint64_t deadline_ns);
+
+#endif /* TOOL_H */

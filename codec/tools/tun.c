@@ -1,0 +1,106 @@
+/* tun.c - TUN devices in named network namespaces. */
+#define _GNU_SOURCE
+#include "tun.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+#define TUN_QUEUE_PACKETS 16384
+
+int netns_enter(const char *netns)
+{
+	int previous = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (previous < 0)
+		fail_errno("open /proc/thread-self/ns/net");
+	if (netns == NULL)
+		return previous;
+	char path[512];
+	if (strchr(netns, '/') != NULL)
+		snprintf(path, sizeof path, "%s", netns);
+	else
+		snprintf(path, sizeof path, "/run/netns/%s", netns);
+	int target = open(path, O_RDONLY | O_CLOEXEC);
+	if (target < 0)
+		fail_errno("open network namespace %s", path);
+	if (setns(target, CLONE_NEWNET) != 0)
+		fail_errno("enter network namespace %s", path);
+	close(target);
+	return previous;
+}
+
+void netns_leave(int previous)
+{
+	if (setns(previous, CLONE_NEWNET) != 0)
+		fail_errno("return to the original network namespace");
+	close(previous);
+}
+
+static void set_ipv4(int sock, struct ifreq *ifr, unsigned long request, uint32_t address,
+		     const char *what)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr->ifr_addr;
+	memset(sin, 0, sizeof *sin);
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = address;
+	if (ioctl(sock, request, ifr) != 0)
+		fail_errno("set the %s of %s", what, ifr->ifr_name);
+}
+
+int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking)
+{
+	if (strlen(name) >= IFNAMSIZ)
+		usage_fail("device name \"%s\" is longer than %d characters", name, IFNAMSIZ - 1);
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
+	if (fd < 0)
+		fail_errno("open /dev/net/tun");
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof ifr);
+	ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+	strcpy(ifr.ifr_name, name);
+	if (ioctl(fd, TUNSETIFF, &ifr) != 0)
+		fail_errno("create TUN device %s", name);
+
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sock < 0)
+		fail_errno("open a configuration socket for %s", name);
+	/* The kernel drops what overflows a TUN's queue before the reader sees
+	 * it; the emulated buffer is the reader's, so this one must not bind. */
+	ifr.ifr_qlen = TUN_QUEUE_PACKETS;
+	if (ioctl(sock, SIOCSIFTXQLEN, &ifr) != 0)
+		fail_errno("set the queue length of %s", name);
+	ifr.ifr_mtu = (int)mtu;
+	if (ioctl(sock, SIOCSIFMTU, &ifr) != 0)
+		fail_errno("set the MTU of %s to %u", name, mtu);
+	if (cidr != NULL) {
+		char address[64];
+		unsigned prefix;
+		char extra;
+		struct in_addr parsed;
+		if (sscanf(cidr, "%63[0-9.]/%u%c", address, &prefix, &extra) != 2 || prefix > 32 ||
+		    inet_pton(AF_INET, address, &parsed) != 1)
+			usage_fail("address of %s must be IPv4 address/prefix like 10.0.0.1/24, got "
+				   "\"%s\"", name, cidr);
+		uint32_t mask = prefix == 0 ? 0 : htonl(~0u << (32 - prefix));
+		set_ipv4(sock, &ifr, SIOCSIFADDR, parsed.s_addr, "address");
+		set_ipv4(sock, &ifr, SIOCSIFNETMASK, mask, "netmask");
+	}
+	if (ioctl(sock, SIOCGIFFLAGS, &ifr) != 0)
+		fail_errno("read the flags of %s", name);
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(sock, SIOCSIFFLAGS, &ifr) != 0)
+		fail_errno("bring %s up", name);
+	close(sock);
+	return fd;
+}

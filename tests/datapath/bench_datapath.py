@@ -1,0 +1,137 @@
+"""Datapath benchmark: prints one JSON object per line (the contract of
+issue 3) and leaves no namespace behind. Run as root after building the tools:
+
+    .venv/bin/python tests/datapath/bench_datapath.py
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import netlab  # noqa: E402
+from netlab import A_ADDR, B_ADDR, B_INNER  # noqa: E402
+
+IPERF_PORT = 5201
+
+
+def emit(record: dict) -> None:
+    print(json.dumps(record), flush=True)
+
+
+def iperf3(a: str, b: str, server_address: str, seconds: float, *client_args: str) -> dict:
+    """A one-off iperf3 server in b and a TCP client in a (CUBIC); returns
+    the client's JSON report. The client retries until the server listens."""
+    server = subprocess.Popen(["ip", "netns", "exec", b, "iperf3", "-s", "-1", "-B",
+                               server_address, "-p", str(IPERF_PORT)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            result = subprocess.run(
+                ["ip", "netns", "exec", a, "iperf3", "-c", server_address, "-p", str(IPERF_PORT),
+                 "-t", str(seconds), "-C", "cubic", "-J", *client_args],
+                capture_output=True, text=True)
+            report = json.loads(result.stdout)
+            if "error" not in report:
+                return report
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"iperf3 failed: {report['error']}")
+            time.sleep(0.05)  # the server is not listening yet: retry
+    finally:
+        server.wait(timeout=30)
+
+
+def received_mbps(report: dict) -> float:
+    return report["end"]["sum_received"]["bits_per_second"] / 1e6
+
+
+def bench_forward() -> None:
+    with netlab.satlink_path() as (a, b, link):
+        report = iperf3(a, b, B_ADDR, 5)
+        link.stop()
+    emit({"bench": "satlink.forward", "mbps": round(received_mbps(report), 1), "mtu": 1500})
+
+
+def bench_rtt() -> None:
+    with netlab.satlink_path("--delay-ms", "250") as (a, _, link):
+        rtts = netlab.icmp_rtts(a, B_ADDR, count=50, interval=0.05)
+        link.stop()
+    emit({"bench": "satlink.rtt", "delay_ms": 250, "rtt_median_ms": round(netlab.median(rtts), 3),
+          "rtt_p99_ms": round(netlab.percentile(rtts, 0.99), 3)})
+
+
+def bench_lateness() -> None:
+    """The GEO ideal path (12/3 Mbit/s, 250 ms each way, 1.2 BDP), a CUBIC
+    download from b to a saturating it; lateness of the download direction."""
+    link_args = ["--ba-rate-mbps", "12", "--ab-rate-mbps", "3", "--delay-ms", "250",
+                 "--buffer-bdp", "1.2"]
+    with netlab.satlink_path(*link_args) as (a, b, link):
+        for ns in (a, b):
+            netlab.run("ip", "netns", "exec", ns, "sysctl", "-qw",
+                       "net.ipv4.tcp_rmem=4096 131072 16777216",
+                       "net.ipv4.tcp_wmem=4096 16384 16777216")
+        report = iperf3(a, b, B_ADDR, 12, "-R")
+        summary = link.stop()
+    lateness = summary["ba"]["lateness_ms"]
+    emit({"bench": "satlink.lateness", "rate_mbps": 12, "p50_ms": lateness["p50"],
+          "p99_ms": lateness["p99"], "max_ms": lateness["max"],
+          "download_mbps": round(received_mbps(report), 2)})
+
+
+@contextlib.contextmanager
+def veth_path() -> Iterator[tuple[str, str]]:
+    """Namespaces a and b joined by a veth pair (A_ADDR, B_ADDR)."""
+    with netlab.namespace("dpa") as a, netlab.namespace("dpb") as b:
+        end_a, end_b = netlab.unique("va"), netlab.unique("vb")
+        netlab.run("ip", "link", "add", end_a, "netns", a, "type", "veth", "peer", "name", end_b,
+                   "netns", b)
+        for ns, end, address in ((a, end_a, A_ADDR), (b, end_b, B_ADDR)):
+            netlab.run("ip", "-n", ns, "addr", "add", f"{address}/24", "dev", end)
+            netlab.run("ip", "-n", ns, "link", "set", end, "up")
+        yield a, b
+
+
+def bench_tunnel_goodput() -> None:
+    """TCP through the tunnel with S(10,100) over a veth pair: the tunnel's
+    own cost, nothing else in the path."""
+    fec = ["--k", "10", "--z", "100"]
+    with veth_path() as (a, b):
+        with netlab.running(netlab.tunnel_args("a", *fec), a) as tunnel_a, \
+                netlab.running(netlab.tunnel_args("b", *fec), b) as tunnel_b:
+            report = iperf3(a, b, B_INNER, 5)
+            tunnel_a.stop()
+            tunnel_b.stop()
+    emit({"bench": "tunnel.goodput", "k": 10, "z": 100, "mbps": round(received_mbps(report), 1)})
+
+
+def bench_residual_loss() -> None:
+    count = 20000
+    link_args = ["--ab-channel", "bernoulli:loss=0.05,seed=21"]
+    with netlab.tunnel_path(link_args, ["--k", "5", "--z", "100"]) as (a, b, link, ta, tb):
+        sink = netlab.udp_through_tunnel((ta, link, tb), a, b, count, 4000)
+    received = len({seq for seq, _, _ in sink.arrivals})
+    emit({"bench": "tunnel.residual_loss", "loss": 0.05, "k": 5, "z": 100,
+          "residual": round(1 - received / count, 6), "packets": count})
+
+
+def main() -> int:
+    reason = netlab.missing_capability()
+    if reason is not None:
+        print(f"bench_datapath: cannot run: {reason}", file=sys.stderr)
+        return 1
+    for bench in (bench_forward, bench_rtt, bench_lateness, bench_tunnel_goodput,
+                  bench_residual_loss):
+        bench()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
