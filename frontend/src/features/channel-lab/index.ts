@@ -1,0 +1,1 @@
+export { ChannelLab } from './components/channel-lab';

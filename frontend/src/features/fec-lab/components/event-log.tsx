@@ -1,0 +1,43 @@
+import type { FecRunView, SentPacket } from '../logic/fec-run';
+
+export interface EventLogProps {
+  /** The run whose latest packets to narrate. */
+  view: FecRunView;
+  /** How many of the latest packets to list. */
+  length?: number;
+}
+
+/** describePacket says in a sentence what happened to a packet and what its arrival rebuilt. */
+export function describePacket(packet: SentPacket, view: FecRunView): string {
+  const what =
+    packet.kind === 'source'
+      ? `source ${packet.esi}`
+      : `${packet.flush ? 'last ' : ''}repair ${packet.label} over [${packet.id.firstEsi},${packet.id.firstEsi + packet.id.nss - 1}]`;
+  const rebuilt = view.sources.filter((source) => source.rebuiltAt === packet.index).map((source) => source.esi);
+  const outcome = packet.lost ? 'lost' : 'arrived';
+  const rebuilds = rebuilt.length > 0 ? `; rebuilt source${rebuilt.length > 1 ? 's' : ''} ${rebuilt.join(', ')}` : '';
+  return `Packet ${packet.index}: ${what} ${outcome}${rebuilds}.`;
+}
+
+/** EventLog narrates the latest packets, newest first; the newest is announced to screen readers. */
+export function EventLog({ view, length = 8 }: EventLogProps) {
+  const latest = view.packets.slice(-length).reverse();
+  return (
+    <div className="event-log">
+      <p role="status" className="visually-hidden">
+        {latest[0] ? describePacket(latest[0], view) : ''}
+      </p>
+      {latest.length === 0 ? (
+        <p className="muted">Press Step to send the first packet.</p>
+      ) : (
+        <ol aria-label="Latest packets">
+          {latest.map((packet) => (
+            <li key={packet.index} className={packet.lost ? 'event-lost' : undefined}>
+              {describePacket(packet, view)}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import { useId, useMemo } from 'react';
+import { SelectField } from '../../../components/select-field';
+import { ChannelFields, channelKindLabels, defaultChannelParams, toChannelConfig } from '../../../lib/channel';
+import type { Codec } from '../../../lib/codec';
+import { useUrlState } from '../../../lib/url-state';
+import { useFecRun } from '../hooks/use-fec-run';
+import { viewEquations } from '../logic/equations';
+import { type FecRunConfig, fecCounters } from '../logic/fec-run';
+import { sampleImage } from '../logic/sample-image';
+import { CodeFields } from './code-fields';
+import { CountersPanel } from './counters-panel';
+import { EquationsTable } from './equations-table';
+import { EventLog } from './event-log';
+import { PacketTimeline } from './packet-timeline';
+import { PayloadCompare } from './payload-compare';
+import { TransportControls } from './transport-controls';
+
+export interface FecLabProps {
+  /** The loaded WebAssembly codec. */
+  codec: Codec;
+}
+
+type PayloadKind = 'text' | 'image';
+
+const defaults = {
+  ...defaultChannelParams,
+  loss: 0.15,
+  seed: 35,
+  k: 3,
+  z: 9,
+  symbolBytes: 8,
+  payload: 'text' as PayloadKind,
+  text:
+    'Sliding-window FEC over a geostationary link: every repair packet mixes the last z source packets, ' +
+    'so a lost packet is rebuilt as soon as enough repairs arrive.',
+  speed: 4,
+};
+
+/** The settings a run depends on: all but the playing speed. */
+type RunSettings = Omit<typeof defaults, 'speed'>;
+
+const choices = { kind: Object.keys(channelKindLabels), payload: ['text', 'image'] };
+const page = { lab: 'fec' };
+const image = sampleImage();
+/** One row of the sample image per symbol: a lost symbol is a lost row. */
+const imageSymbolBytes = image.width * 3;
+
+/**
+ * FecLab sends a text or an image through the real sliding-window codec in WebAssembly, packet by
+ * packet, and shows the time line, the receiver, the decoder's equations and the counters.
+ */
+export function FecLab({ codec }: FecLabProps) {
+  const [state, update] = useUrlState(defaults, choices, page);
+  const id = useId();
+  // A new run starts when a setting it depends on changes.
+  const { speed, ...runSettings } = state;
+  const runKey = JSON.stringify(runSettings);
+  const prepared = useMemo(() => prepareRun(JSON.parse(runKey) as RunSettings), [runKey]);
+  const run = useFecRun(codec, prepared.config, speed);
+  const view = run.view;
+
+  const matrix = useMemo(
+    () => view && viewEquations(view, (id) => codec.coefficients(id.repairKey, id.dt, id.nss)),
+    [view, codec],
+  );
+
+  return (
+    <div className="lab">
+      <form className="lab-settings" aria-label="FEC lab settings" onSubmit={(event) => event.preventDefault()}>
+        <CodeFields params={state} onChange={update} />
+        <ChannelFields params={state} onChange={update} />
+        <fieldset>
+          <legend>Payload</legend>
+          <SelectField<PayloadKind>
+            label="Send"
+            value={state.payload}
+            options={[
+              { value: 'text', label: 'A short text' },
+              { value: 'image', label: `A ${image.width} × ${image.height} image` },
+            ]}
+            onChange={(payload) => update({ payload, symbolBytes: payload === 'image' ? imageSymbolBytes : defaults.symbolBytes })}
+          />
+          {state.payload === 'text' && (
+            <div className="field">
+              <label htmlFor={id}>Text</label>
+              <textarea id={id} rows={4} value={state.text} onChange={(event) => update({ text: event.target.value })} />
+            </div>
+          )}
+        </fieldset>
+      </form>
+      <div className="lab-stage">
+        {(run.error ?? prepared.error) && (
+          <p className="error" role="alert">
+            {run.error ?? prepared.error}
+          </p>
+        )}
+        {view && (
+          <>
+            <TransportControls run={run} speed={speed} onSpeedChange={(speed) => update({ speed })} />
+            <section aria-labelledby={`${id}-counters`} className="panel">
+              <h2 id={`${id}-counters`}>Counters</h2>
+              <CountersPanel counters={fecCounters(view, state.packetMs)} />
+            </section>
+            <section aria-labelledby={`${id}-timeline`} className="panel">
+              <h2 id={`${id}-timeline`}>
+                Time line of S({state.k},{state.z})
+              </h2>
+              <PacketTimeline view={view} />
+              <TimelineLegend />
+            </section>
+            <div className="panel-row">
+              <section aria-labelledby={`${id}-equations`} className="panel">
+                <h2 id={`${id}-equations`}>Decoder equations</h2>
+                {matrix && <EquationsTable matrix={matrix} />}
+              </section>
+              <section aria-labelledby={`${id}-events`} className="panel">
+                <h2 id={`${id}-events`}>What happened</h2>
+                <EventLog view={view} />
+              </section>
+            </div>
+            <section aria-labelledby={`${id}-payload`} className="panel">
+              <h2 id={`${id}-payload`}>Payload</h2>
+              <PayloadCompare
+                original={state.payload === 'image' ? { kind: 'image', image } : { kind: 'text', text: state.text }}
+                view={view}
+              />
+            </section>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The most source packets the time line draws legibly. */
+const maxSourcePackets = 300;
+
+/** prepareRun turns the lab's settings into a run's configuration, or says why it cannot. */
+function prepareRun(settings: RunSettings): { config?: FecRunConfig; error?: string } {
+  const payload = settings.payload === 'image' ? image.rgb : new TextEncoder().encode(settings.text);
+  const sourcePackets = Math.ceil(payload.length / settings.symbolBytes);
+  if (sourcePackets > maxSourcePackets) {
+    return {
+      error:
+        `The payload needs ${sourcePackets} source packets of ${settings.symbolBytes} bytes; the lab draws at most ` +
+        `${maxSourcePackets}: shorten the text or raise the symbol size.`,
+    };
+  }
+  try {
+    return {
+      config: {
+        k: settings.k,
+        z: settings.z,
+        symbolBytes: settings.symbolBytes,
+        packetMs: settings.packetMs,
+        channel: toChannelConfig(settings),
+        payload,
+      },
+    };
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+}
+
+function TimelineLegend() {
+  const entries: [string, string][] = [
+    ['packet-source', 'Source packet (ESI)'],
+    ['packet-repair', 'Repair packet'],
+    ['receiver-received', 'Received'],
+    ['receiver-missing', 'Lost, still missing'],
+    ['receiver-rebuilt', 'Rebuilt by the decoder'],
+    ['receiver-given-up', 'Given up (left the window)'],
+  ];
+  return (
+    <ul className="legend" aria-label="Legend">
+      {entries.map(([className, label]) => (
+        <li key={className}>
+          <svg width="18" height="14" aria-hidden="true">
+            <rect className={className} x="1" y="1" width="16" height="12" rx="2" />
+          </svg>
+          {label}
+        </li>
+      ))}
+      <li>
+        <span className="loss-mark" aria-hidden="true">
+          ✕
+        </span>{' '}
+        Dropped by the channel
+      </li>
+    </ul>
+  );
+}

@@ -1,0 +1,138 @@
+import { group, scaleBand } from 'd3';
+import { useEffect, useId, useMemo, useRef } from 'react';
+import type { FecRunView, RepairPacket } from '../logic/fec-run';
+
+export interface PacketTimelineProps {
+  /** The run to draw; the slots of the packets still to come are drawn empty. */
+  view: FecRunView;
+}
+
+const cellWidth = 30;
+const rows = { sent: 6, channel: 44, receiver: 74, rebuilt: 104, windows: 146 };
+const rowLabels: [keyof typeof rows, string][] = [
+  ['sent', 'Sent'],
+  ['channel', 'Channel'],
+  ['receiver', 'Receiver'],
+  ['rebuilt', 'Rebuilt'],
+  ['windows', 'Repair windows'],
+];
+const laneHeight = 16;
+
+/**
+ * PacketTimeline draws the run on one time line, a column per packet: what the sender sent (sources
+ * white, repairs grey), what the channel dropped, what the receiver holds, when each lost source was
+ * rebuilt, and below, the window [i, j] of sources each repair covers.
+ */
+export function PacketTimeline({ view }: PacketTimelineProps) {
+  const { plannedPackets } = view;
+  const titleId = useId();
+  const scroller = useRef<HTMLDivElement>(null);
+  const x = useMemo(
+    () => scaleBand<number>().domain(Array.from({ length: plannedPackets }, (_, index) => index)).range([0, plannedPackets * cellWidth]).padding(0.12),
+    [plannedPackets],
+  );
+  const band = x.bandwidth();
+  const centre = (index: number) => (x(index) ?? 0) + band / 2;
+  const repairs = view.packets.filter((packet): packet is RepairPacket => packet.kind === 'repair');
+  const height = rows.windows + Math.max(1, repairs.length) * laneHeight + 8;
+  // Room on the right for the last repair's window label.
+  const width = plannedPackets * cellWidth + 90;
+  const latest = view.packets.length - 1;
+  const rebuiltByMoment = group(
+    view.sources.filter((source) => source.rebuiltAt !== undefined),
+    (source) => source.rebuiltAt ?? 0,
+  );
+  const sourceX = (esi: number) => x(view.sources[esi]?.sentAt ?? 0) ?? 0;
+
+  // Keep the latest packet in view, with a few slots to come after it.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const left = latest < 0 ? 0 : (x(latest) ?? 0);
+    const right = left + cellWidth * 3;
+    if (left < element.scrollLeft || right > element.scrollLeft + element.clientWidth) {
+      element.scrollLeft = Math.max(0, right - element.clientWidth);
+    }
+  }, [latest, x]);
+
+  const lost = view.packets.filter((packet) => packet.lost).length;
+  return (
+    <div className="timeline">
+      <div className="timeline-labels" aria-hidden="true" style={{ height }}>
+        {rowLabels.map(([row, label]) => (
+          <span key={row} style={{ top: rows[row] + 4 }}>
+            {label}
+          </span>
+        ))}
+      </div>
+      <div className="timeline-scroll" ref={scroller} tabIndex={0} aria-labelledby={titleId}>
+        <svg width={width} height={height} role="img" aria-labelledby={titleId}>
+          <title id={titleId}>
+            {`Time line: ${view.packets.length} of ${plannedPackets} packets sent, ${lost} lost by the channel, ` +
+              `${view.sources.filter((source) => source.state === 'rebuilt').length} sources rebuilt.`}
+          </title>
+          {latest >= 0 && <rect className="current-column" x={(x(latest) ?? 0) - 2} y={0} width={band + 4} height={height} />}
+          {Array.from({ length: plannedPackets }, (_, index) => {
+            const packet = view.packets[index];
+            const left = x(index) ?? 0;
+            if (!packet) return <rect key={index} className="slot-pending" x={left} y={rows.sent} width={band} height={28} rx={3} />;
+            return (
+              <g key={index}>
+                <rect className={`packet packet-${packet.kind}`} x={left} y={rows.sent} width={band} height={28} rx={3} />
+                <text className="packet-label" x={centre(index)} y={rows.sent + 19}>
+                  {packet.kind === 'source' ? packet.esi : packet.label}
+                </text>
+                {packet.lost && (
+                  <text className="loss-mark" x={centre(index)} y={rows.channel + 18}>
+                    ✕
+                  </text>
+                )}
+              </g>
+            );
+          })}
+          {view.sources.map((source) => (
+            <rect
+              key={source.esi}
+              className={`receiver-${source.state}`}
+              x={x(source.sentAt) ?? 0}
+              y={rows.receiver}
+              width={band}
+              height={20}
+              rx={3}
+            />
+          ))}
+          {[...rebuiltByMoment].map(([moment, sources]) => (
+            <g key={moment} className="rebuild-moment">
+              {sources.map((source) => (
+                <path
+                  key={source.esi}
+                  d={`M${centre(moment)},${rows.rebuilt + 4} C${centre(moment)},${rows.receiver + 34} ${centre(source.sentAt)},${rows.rebuilt} ${centre(source.sentAt)},${rows.receiver + 20}`}
+                />
+              ))}
+              <text x={centre(moment)} y={rows.rebuilt + 20}>
+                ↻ {sources.map((source) => source.esi).join(',')}
+              </text>
+            </g>
+          ))}
+          {repairs.map((repair, lane) => {
+            const y = rows.windows + lane * laneHeight + laneHeight / 2;
+            const first = repair.id.firstEsi;
+            const last = first + repair.id.nss - 1;
+            const start = sourceX(first);
+            const end = sourceX(last) + band;
+            return (
+              <g key={repair.index} className={repair.lost ? 'window window-lost' : 'window'}>
+                <line x1={start} x2={end} y1={y} y2={y} />
+                <line x1={end} x2={centre(repair.index)} y1={y} y2={y} className="window-link" />
+                <circle cx={centre(repair.index)} cy={y} r={3.5} />
+                <text x={centre(repair.index) + 8} y={y + 4}>
+                  {`${repair.label} [${first},${last}]`}
+                </text>
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+    </div>
+  );
+}

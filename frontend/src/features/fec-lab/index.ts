@@ -1,0 +1,1 @@
+export { FecLab } from './components/fec-lab';

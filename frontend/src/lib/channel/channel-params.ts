@@ -1,0 +1,132 @@
+import type { ChannelConfig, ChannelKind, LossInterval } from '../codec/types';
+
+/** Everything a lab needs to build a channel model: flat, so that it maps one-to-one onto the URL. */
+export interface ChannelParams {
+  /** The model; each reads only its own fields below (channelFieldsByKind). */
+  kind: ChannelKind;
+  /** Seeds the model's random draws: the same seed gives the same losses. */
+  seed: number;
+  /** Time between two packets on the wire, in ms: time-driven models lose by send time. */
+  packetMs: number;
+  /** Bernoulli: the probability of losing each packet. */
+  loss: number;
+  /** Gilbert-Elliott: the probability of going from the good state to the bad one, per packet or step. */
+  p: number;
+  /** Gilbert-Elliott: the probability of going from the bad state back to the good one. */
+  q: number;
+  /** Gilbert-Elliott per packet: the loss probability in the good state. */
+  lossGood: number;
+  /** Gilbert-Elliott per packet: the loss probability in the bad state. */
+  lossBad: number;
+  /** Gilbert-Elliott in time: how long each state lasts before the next draw, in ms. */
+  stepMs: number;
+  /** Outage: the time from one outage to the next, in ms. */
+  periodMs: number;
+  /** Outage: how long each outage lasts, in ms. */
+  durationMs: number;
+  /** Outage: when the first outage starts, in ms. */
+  phaseMs: number;
+  /** Outage: each outage starts up to this much later, uniformly drawn, in ms. */
+  jitterMs: number;
+  /** Loss intervals in ms as "start-end,start-end", e.g. "10-25,100-112.5". */
+  trace: string;
+  /** Trace: the trace repeats with this period in ms; 0 plays it once. */
+  tracePeriodMs: number;
+}
+
+export const channelKindLabels: Record<ChannelKind, string> = {
+  perfect: 'Perfect (no loss)',
+  bernoulli: 'Bernoulli (independent losses)',
+  ge_packet: 'Gilbert-Elliott per packet',
+  ge_time: 'Gilbert-Elliott per time step',
+  outage: 'Periodic outage',
+  trace: 'Loss trace replay',
+};
+
+export const defaultChannelParams: ChannelParams = {
+  kind: 'bernoulli',
+  seed: 1,
+  packetMs: 1,
+  loss: 0.1,
+  p: 0.01,
+  q: 0.167,
+  lossGood: 0,
+  lossBad: 1,
+  stepMs: 10,
+  periodMs: 258,
+  durationMs: 15.5,
+  phaseMs: 0,
+  jitterMs: 0,
+  trace: '5-9,20-21',
+  tracePeriodMs: 0,
+};
+
+export interface ChannelPreset {
+  /** A short name, stable across versions. */
+  id: string;
+  /** What a person reads in the preset list. */
+  label: string;
+  /** The fields the preset sets; the others keep their values. */
+  params: Partial<ChannelParams>;
+}
+
+/** The channels of the studies behind satlab (see DESIGN.md, section 1). */
+export const channelPresets: ChannelPreset[] = [
+  {
+    id: 'optical',
+    label: 'Optical satellite: Gilbert-Elliott p 0.01, q 0.167, 10 ms steps',
+    params: { kind: 'ge_time', p: 0.01, q: 0.167, stepMs: 10 },
+  },
+  {
+    id: 'dvb-train',
+    label: 'DVB on a train: 15.5 ms outage every 258 ms',
+    params: { kind: 'outage', periodMs: 258, durationMs: 15.5, phaseMs: 0, jitterMs: 0 },
+  },
+  { id: 'wifi', label: 'Wi-Fi segment: 1 % random loss', params: { kind: 'bernoulli', loss: 0.01 } },
+];
+
+/** The parameters each kind of model reads, in the order a form shows them. */
+export const channelFieldsByKind: Record<ChannelKind, (keyof ChannelParams)[]> = {
+  perfect: [],
+  bernoulli: ['loss'],
+  ge_packet: ['p', 'q', 'lossGood', 'lossBad'],
+  ge_time: ['p', 'q', 'stepMs'],
+  outage: ['periodMs', 'durationMs', 'phaseMs', 'jitterMs'],
+  trace: ['trace', 'tracePeriodMs'],
+};
+
+/** parseTrace reads "start-end,start-end" (ms) into loss intervals; it throws naming the bad interval. */
+export function parseTrace(trace: string): LossInterval[] {
+  return trace
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const match = /^(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)$/.exec(part);
+      if (!match) {
+        throw new Error(`The trace interval "${part}" is not of the form start-end in ms, e.g. 10-25.`);
+      }
+      return { startMs: Number(match[1]), endMs: Number(match[2]) };
+    });
+}
+
+/** toChannelConfig gives the codec's channel configuration for these parameters. */
+export function toChannelConfig(params: ChannelParams): ChannelConfig {
+  const { seed } = params;
+  switch (params.kind) {
+    case 'perfect':
+      return { kind: 'perfect' };
+    case 'bernoulli':
+      return { kind: 'bernoulli', seed, loss: params.loss };
+    case 'ge_packet':
+      return { kind: 'ge_packet', seed, p: params.p, q: params.q, lossGood: params.lossGood, lossBad: params.lossBad };
+    case 'ge_time':
+      return { kind: 'ge_time', seed, p: params.p, q: params.q, stepMs: params.stepMs };
+    case 'outage': {
+      const { periodMs, durationMs, phaseMs, jitterMs } = params;
+      return { kind: 'outage', seed, periodMs, durationMs, phaseMs, jitterMs };
+    }
+    case 'trace':
+      return { kind: 'trace', intervals: parseTrace(params.trace), tracePeriodMs: params.tracePeriodMs };
+  }
+}

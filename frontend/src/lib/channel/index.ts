@@ -1,0 +1,2 @@
+export * from './channel-params';
+export { ChannelFields } from './channel-fields';

@@ -1,0 +1,2 @@
+export { readState, writeState, type Choices, type FlatState } from './url-state';
+export { useUrlState } from './use-url-state';
