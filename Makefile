@@ -1,11 +1,13 @@
 # satlab — the two commands of a new user are `make run` and `make test`.
 # Both install what is missing (idempotently), build, then run.
 #
-#   make run          the lab on http://127.0.0.1:8000
+#   make run          the lab on http://127.0.0.1:8000 (today: the browser labs)
 #   make test         every test: codec (each GF(2^8) kernel, ASan+UBSan,
-#                     fuzz corpora), shared vectors, WebAssembly build
+#                     fuzz corpora), shared vectors, WebAssembly build, the
+#                     emulated path (satlink, swf-tunnel) in namespaces, the
+#                     browser labs (Vitest, Playwright with Debian's chromium)
 #   make bench        every benchmark (JSON lines); make bench-codec: the codec's
-#   make fuzz         libFuzzer on the decoder for FUZZ_SECONDS (clang)
+#   make fuzz         libFuzzer on each fuzz target for FUZZ_SECONDS (clang)
 #   make deps         only the installation step
 
 SHELL := bash
@@ -15,11 +17,18 @@ SHELL := bash
 BUILD := build
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := decoder tunnel
+
+# Python 3.12 for the test tooling's virtual environment: pyenv's, or one on
+# PATH.
+PYTHON312 := $(shell { pyenv prefix 3.12 2>/dev/null | sed 's|$$|/bin/python3.12|'; \
+	command -v python3.12; } 2>/dev/null | head -n 1)
+VENV := .venv
 
 # Debian packages the build and the tests need (checked one by one, so a
 # machine that has them all is not touched).
 APT_PACKAGES := build-essential cmake ninja-build python3 emscripten clang \
-	libclang-rt-14-dev iperf3
+	libclang-rt-14-dev iperf3 chromium
 
 # The GF(2^8) kernels `make bench-codec` asks for, best first. The benchmark
 # prints nothing for a kernel this CPU lacks.
@@ -29,8 +38,9 @@ DISABLE_avx2 := gfni
 DISABLE_ssse3 := gfni,avx2
 DISABLE_scalar := gfni,avx2,ssse3
 
-.PHONY: help deps build build-native build-asan build-wasm test test-codec \
-	test-asan test-vectors test-wasm bench bench-codec fuzz run clean
+.PHONY: help deps venv build build-native build-asan build-wasm build-frontend test \
+	test-codec test-asan test-vectors test-wasm test-datapath test-frontend bench \
+	bench-codec bench-datapath fuzz run clean
 
 help:
 	@sed -n '1,11p' Makefile
@@ -47,9 +57,19 @@ deps:
 		apt-get update -q; \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
-	@cd codec/wasm && { [ -d node_modules ] && npm ls --silent >/dev/null 2>&1 || npm ci --no-audit --no-fund; }
+	@for dir in codec/wasm frontend; do \
+		(cd $$dir && { npm ls --silent >/dev/null 2>&1 || npm ci --no-audit --no-fund; }); \
+	done
 
-build: build-native build-wasm
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: tests/requirements.txt
+	@[ -n "$(PYTHON312)" ] || { echo "Python 3.12 was not found (neither pyenv's 3.12 nor python3.12 on PATH); install it and rerun." >&2; exit 1; }
+	$(PYTHON312) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	touch $@
+
+build: build-native build-wasm build-frontend
 
 build-native: deps
 	cmake -S codec -B $(BUILD)/codec -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -63,7 +83,11 @@ build-asan: deps
 build-wasm: deps
 	codec/wasm/build.sh
 
-test: test-vectors test-codec test-asan test-wasm
+# The browser labs as a static site in frontend/dist, with the codec's .wasm.
+build-frontend: build-wasm
+	cd frontend && npm run build
+
+test: test-vectors test-codec test-asan test-wasm test-datapath test-frontend
 	@echo "make test: all passed"
 
 test-codec: build-native
@@ -86,23 +110,36 @@ test-vectors:
 test-wasm: build-wasm
 	cd codec/wasm && npm test
 
-bench: bench-codec
+# The emulated GEO path: real namespaces, TUN devices, satlink, swf-tunnel,
+# iperf3 (needs root).
+test-datapath: build-native venv
+	$(VENV)/bin/pytest tests/datapath
+
+test-frontend: build-frontend
+	cd frontend && npm test && npm run e2e
+
+bench: bench-codec bench-datapath
 
 bench-codec: build-native build-wasm
 	@$(foreach k,$(KERNELS),SWF_DISABLE_CPU_FEATURES="$(DISABLE_$(k))" \
 		$(BUILD)/codec/bench/bench_codec --kernel $(k);)
 	@node codec/wasm/bench.mjs
 
+bench-datapath: build-native venv
+	@$(VENV)/bin/python tests/datapath/bench_datapath.py
+
 fuzz: deps
 	CC=clang cmake -S codec -B $(BUILD)/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSWF_SANITIZE=ON -DSWF_LIBFUZZER=ON >/dev/null
-	cmake --build $(BUILD)/fuzz --parallel $(JOBS) --target fuzz_decoder
-	mkdir -p $(BUILD)/fuzz/corpus-decoder
-	$(BUILD)/fuzz/fuzz/fuzz_decoder -max_total_time=$(FUZZ_SECONDS) \
-		$(BUILD)/fuzz/corpus-decoder codec/fuzz/decoder/corpus
+	cmake --build $(BUILD)/fuzz --parallel $(JOBS) $(FUZZ_TARGETS:%=--target fuzz_%)
+	@$(foreach t,$(FUZZ_TARGETS),mkdir -p $(BUILD)/fuzz/corpus-$(t) && \
+		$(BUILD)/fuzz/fuzz/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) \
+			$(BUILD)/fuzz/corpus-$(t) codec/fuzz/$(t)/corpus;)
 
-run: build
-	@echo "The lab's backend is not built yet: see README.md for what runs today."
+# Until the backend exists, the lab is the browser labs, served statically.
+run: build-frontend
+	@echo "satlab browser labs on http://127.0.0.1:8000/ (Ctrl-C stops)"
+	python3 -m http.server 8000 --bind 127.0.0.1 --directory frontend/dist
 
 clean:
 	rm -rf $(BUILD)
