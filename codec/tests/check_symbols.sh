@@ -3,7 +3,9 @@
 # linker carries the swf_ prefix, so the library can be linked into any
 # program without clashing with its names.
 set -eu
-bad=$(nm -g --defined-only "$1" | awk 'NF == 3 && $3 !~ /^swf_/ { print $3 }')
+# AddressSanitizer adds an ODR indicator, __odr_asan.NAME, for each global.
+bad=$(nm -g --defined-only "$1" |
+	awk 'NF == 3 { name = $3; sub(/^__odr_asan\./, "", name); if (name !~ /^swf_/) print $3 }')
 if [ -n "$bad" ]; then
 	echo "$1 exports symbols without the swf_ prefix:" >&2
 	echo "$bad" >&2
