@@ -94,9 +94,10 @@ def loss_windows_ms(received, sent):
     return windows
 
 
-# Sending and satlink reading the packet are this close in time (ms), but
-# for the few packets the scheduler delays on a busy machine.
-SEND_SLACK_MS = 0.5
+# The sender's timestamp and satlink's reading of the packet are this close
+# in time (ms): usually well under 0.1 ms, but on a busy 2-core VM a thread
+# woken late puts milliseconds between them; and for a few packets more.
+SEND_SLACK_MS = 2.0
 # The share of loss windows that may stretch beyond their bounds that way.
 DELAYED_SHARE = 0.1
 
