@@ -137,8 +137,9 @@ def test_periodic_outage_loses_15_5_ms_every_258_ms():
     assert len(windows) >= 10
     assert mostly([span - SEND_SLACK_MS <= duration <= bracket + SEND_SLACK_MS
                    for _, span, bracket in windows]), windows
-    # Send jitter aside (the median run), the bounds are tight.
-    assert netlab.median([bracket - span for _, span, bracket in windows]) <= 2.5
+    # Send jitter aside (the median run), the bounds are tight: a packet
+    # interval on each side.
+    assert netlab.median([bracket - span for _, span, bracket in windows]) <= 2 + SEND_SLACK_MS
     starts = [start for start, _, _ in windows]
     gaps = [later - earlier for earlier, later in itertools.pairwise(starts)]
     assert netlab.median(gaps) == pytest.approx(period, abs=1.5), gaps
