@@ -98,8 +98,14 @@ swf_status swf_encoder_build_repair(swf_encoder *e, uint8_t *out, swf_repair_id 
 	id->nss = nss;
 	id->first_esi = e->config.first_esi + (uint32_t)first;
 	swf_coefficients(id->repair_key, id->dt, nss, e->coefs);
-	for (uint16_t i = 0; i < nss; i++)
-		e->window[i] = slot_of(e, first + i);
+	const uint8_t *slot = slot_of(e, first);
+	const uint8_t *ring_end = e->ring + (size_t)e->config.z * e->stride;
+	for (uint16_t i = 0; i < nss; i++) { /* slot_of(e, first + i), without a division */
+		e->window[i] = slot;
+		slot += e->stride;
+		if (slot == ring_end)
+			slot = e->ring;
+	}
 	memset(out, 0, e->config.symbol_bytes);
 	swf_gf_impl_active()->dot_add(out, e->window, e->coefs, nss, e->config.symbol_bytes);
 
