@@ -7,7 +7,8 @@
  *   {"bench":"decode",...,"loss":0.05,"symbols":1000000,"source_mbps":...,
  *    "decoder_peak_bytes":...}
  *
- * Encode: source symbols added and repairs built per S(k,z), in steady state.
+ * Encode: source symbols added and repairs built per S(k,z), in steady state
+ * (the window full), the best of 15 rounds of 40,000 sources.
  * Decode: 10^6 source symbols at 5 % Bernoulli loss (seeded), every repair
  * delivered; only the decoder's calls are timed.
  * With --kernel NAME it prints nothing unless NAME is the active kernel, so
@@ -61,6 +62,10 @@ static swf_encoder *new_encoder(uint16_t k, uint16_t z)
 	return e;
 }
 
+/* The best of ROUNDS rounds of `sources` each: the machine's other work
+ * (other processes, a VM's steal) only ever slows a round down. */
+enum { ROUNDS = 15 };
+
 static void bench_encode(uint16_t k, uint16_t z, uint64_t sources)
 {
 	swf_encoder *enc = new_encoder(k, z);
@@ -68,19 +73,25 @@ static void bench_encode(uint16_t k, uint16_t z, uint64_t sources)
 	swf_repair_id id;
 	uint32_t esi;
 	bool due;
-	double start = 0;
-	for (uint64_t n = 0; n < sources + z; n++) {
-		if (n == z) /* the window is full: steady state from here */
-			start = now_s();
+	uint64_t n = 0;
+	for (; n < z; n++) /* fill the window: steady state from here */
 		swf_encoder_add_source(enc, pool[n % POOL], SYMBOL_BYTES, &esi, &due);
-		if (due)
-			swf_encoder_build_repair(enc, repair, &id);
+	double best = 1e30;
+	for (int round = 0; round < ROUNDS; round++) {
+		double start = now_s();
+		for (uint64_t end = n + sources; n < end; n++) {
+			swf_encoder_add_source(enc, pool[n % POOL], SYMBOL_BYTES, &esi, &due);
+			if (due)
+				swf_encoder_build_repair(enc, repair, &id);
+		}
+		double seconds = now_s() - start;
+		if (seconds < best)
+			best = seconds;
 	}
-	double seconds = now_s() - start;
 	printf("{\"bench\":\"encode\",\"target\":\"native\",\"kernel\":\"%s\",\"k\":%u,\"z\":%u,"
 	       "\"symbol_bytes\":%d,\"source_mbps\":%.1f}\n",
 	       swf_gf_kernel(), k, z, SYMBOL_BYTES,
-	       (double)sources * SYMBOL_BYTES * 8 / seconds / 1e6);
+	       (double)sources * SYMBOL_BYTES * 8 / best / 1e6);
 	swf_encoder_free(enc);
 }
 
@@ -147,7 +158,7 @@ int main(int argc, char **argv)
 		for (size_t b = 0; b < SYMBOL_BYTES; b++)
 			pool[i][b] = (uint8_t)splitmix(&seed);
 	for (size_t i = 0; i < sizeof(SCHEDULES) / sizeof(SCHEDULES[0]); i++)
-		bench_encode(SCHEDULES[i].k, SCHEDULES[i].z, 400000);
+		bench_encode(SCHEDULES[i].k, SCHEDULES[i].z, 40000);
 	for (size_t i = 0; i < sizeof(SCHEDULES) / sizeof(SCHEDULES[0]); i++)
 		bench_decode(SCHEDULES[i].k, SCHEDULES[i].z, 1000000, 0.05);
 	return 0;
