@@ -8,14 +8,8 @@
 #include "x86_common.h"
 
 #define ATTRIBUTES __attribute__((target("avx2")))
-typedef __m256i vec_t;
-#define VEC_BYTES 32
+#include "ymm.h"
 #define BLOCK_VECS 8
-#define vec_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define vec_store(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
-#define vec_xor _mm256_xor_si256
-#define vec_and _mm256_and_si256
-#define vec_zero _mm256_setzero_si256
 
 typedef struct {
 	/* lo[n] = c * n, hi[n] = c * (n << 4), in both 128-bit lanes (vpshufb
