@@ -1,0 +1,243 @@
+"""The experiment engine: scenario -> plan -> namespaces -> links -> tunnel ->
+flows -> samples -> summary, with everything torn down whatever happens.
+
+It knows nothing of HTTP or terminals: it reports through on_event(dict),
+where every event has a "type": "state" (with "state"), "sample", "summary"
+or "error" (with "message"). The CLI prints them; the API will store and
+stream them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from satlab import host, links, summary, topology, tunnel
+from satlab.flows.base import Flow, FlowSample
+from satlab.flows.registry import TRANSPORTS
+from satlab.hystart import cubic_hystart
+from satlab.plan import Plan, make_plan, new_run_id
+from satlab.process import JsonLineChild
+from satlab.samplers import counters
+from satlab.scenario import Scenario, ScenarioError
+from satlab.tools import TOOLS_DIR
+
+Event = dict[str, Any]
+SAMPLE_HZ = 10
+STOP_TIMEOUT_S = 5.0
+
+
+class Cancelled(Exception):
+    pass
+
+
+class CancelToken:
+    """Set from any thread (a signal handler, an API request); the engine
+    stops at its next tick and tears down."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    status: str  # done | failed | cancelled
+    flows: list[dict[str, Any]] = field(default_factory=list)
+    iterations: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "status": self.status, "error": self.error,
+                "flows": self.flows, "iterations": self.iterations}
+
+
+def preflight(scenario: Scenario) -> None:
+    """Refuse, before anything is created, what this host cannot run."""
+    problems = []
+    if os.geteuid() != 0:
+        problems.append("satlab run needs root (network namespaces and TUN devices)")
+    if scenario.path.link_backend == "netem":
+        if not host.has_netem():
+            problems.append("path.link_backend: netem needs the kernel's sch_netem, which this kernel "
+                            "lacks; use satlink")
+        else:
+            problems.append("path.link_backend: netem is not built yet in satlab; use satlink")
+    for name in ("satlink", "swf-tunnel") if scenario.tunnel is not None else ("satlink",):
+        if not (TOOLS_DIR / name).exists():
+            problems.append(f"{TOOLS_DIR / name} does not exist: build the codec (cmake -S codec -B build/codec "
+                            "-G Ninja && cmake --build build/codec) or set SATLAB_TOOLS_DIR")
+    for index, group in enumerate(scenario.flows):
+        if (problem := host.transport_problem(group.transport)) is not None:
+            problems.append(f"flows.{index}.transport: {group.transport} cannot run on this host: {problem}")
+        elif group.transport == "tcp" and shutil.which("iperf3") is None:
+            problems.append(f"flows.{index}.transport: tcp needs iperf3, which is not installed")
+    if scenario.hystart is not None and not host.HYSTART.exists():
+        problems.append(f"flows: hystart needs {host.HYSTART}, which this kernel lacks")
+    if problems:
+        raise ScenarioError(problems)
+
+
+def _time_limit_s(plan: Plan, scenario: Scenario) -> float:
+    """A generous bound after which a flow that has not finished is a failure:
+    100 x the time at the bottleneck rate (CUBIC over a lossy GEO link can
+    take 50 x; cancel a run to stop it sooner)."""
+    longest = 0.0
+    for flow in plan.flows:
+        link = scenario.path.forward if flow.direction == "download" else scenario.path.return_
+        need = flow.duration_s if flow.duration_s is not None else flow.size_bytes * 8 / (link.rate_mbps * 1e6)
+        longest = max(longest, flow.start_s + need)
+    return 60 + 100 * longest
+
+
+class _Iteration:
+    def __init__(self, scenario: Scenario, plan: Plan, emit: Callable[[Event], None], cancel: CancelToken):
+        self.scenario, self.plan, self.emit, self.cancel = scenario, plan, emit, cancel
+        self.satlink: JsonLineChild | None = None
+        self.lan: JsonLineChild | None = None
+        self.tunnels: list[JsonLineChild] = []
+        self.summaries: dict[str, dict | None] = {}
+        self.samples: dict[int, list[FlowSample]] = {}
+
+    def _state(self, state: str) -> None:
+        self.emit({"type": "state", "state": state, "run_id": self.plan.run_id, "iteration": self.plan.iteration})
+
+    def _stop_tool(self, name: str, child: JsonLineChild) -> None:
+        child.stop(STOP_TIMEOUT_S)
+        self.summaries[name] = child.events.get("summary")
+
+    def run(self, workdir: Path) -> dict[str, Any]:
+        plan = self.plan
+        with contextlib.ExitStack() as stack:
+            self._state("building")
+            stack.enter_context(cubic_hystart(plan.hystart, plan.run_id))
+            stack.enter_context(topology.namespaces(plan))
+            self.satlink = links.start_link(plan.satellite, "satlink")
+            stack.callback(self._stop_tool, "satlink", self.satlink)
+            if plan.lan is not None:
+                self.lan = links.start_link(plan.lan, "satlink-lan")
+                stack.callback(self._stop_tool, "lan", self.lan)
+            for endpoint in plan.tunnel:
+                child = tunnel.start_endpoint(endpoint, f"swf-tunnel-{endpoint.netns}")
+                self.tunnels.append(child)
+                stack.callback(self._stop_tool, f"tunnel.{len(self.tunnels) - 1}", child)
+            topology.add_routes(plan)
+            flows: list[Flow] = []
+            for planned in plan.flows:
+                flow_dir = workdir / f"flow{planned.index}"
+                flow_dir.mkdir(parents=True)
+                flow = TRANSPORTS[planned.transport].flow_class()(planned, flow_dir)
+                stack.callback(flow.stop)
+                flows.append(flow)
+                self.samples[planned.index] = []
+            for flow in flows:
+                flow.setup()
+                flow.start_server()
+            self._state("running")
+            self._drive(flows)
+            self._state("collecting")
+            results = [flow.collect() for flow in flows]
+            stack.close()  # stop every process now, so the tools print their summaries
+        flow_rows = [summary.flow_summary(p, r, self.samples[p.index], plan.iteration)
+                     for p, r in zip(plan.flows, results, strict=True)]
+        tunnel_rows = {}
+        if len(plan.tunnel) == 2:
+            # The terminal's endpoint receives the forward direction, the gateway's the return.
+            tunnel_rows = {"forward": summary.fec_summary(self.summaries.get("tunnel.0")),
+                           "return": summary.fec_summary(self.summaries.get("tunnel.1"))}
+        goodputs = [row["goodput_mbps"] for row in flow_rows if row["goodput_mbps"] is not None]
+        return {"iteration": plan.iteration, "flows": flow_rows,
+                "jain_index": summary.jain_index(goodputs) if len(flow_rows) > 1 else None,
+                "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("satlink")),
+                "lan": summary.link_summary(self.summaries.get("lan")),
+                "seeds": plan.seeds, "plan": plan.to_dict()}
+
+    def _drive(self, flows: list[Flow]) -> None:
+        """Start clients at their offsets, sample at SAMPLE_HZ, until every flow is done."""
+        start = time.monotonic()
+        limit = _time_limit_s(self.plan, self.scenario)
+        pending = list(flows)
+        previous: dict[int, tuple[float, int]] = {}
+        tick = 0
+        while True:
+            if self.cancel.cancelled:
+                raise Cancelled("the run was cancelled")
+            now = time.monotonic() - start
+            for flow in [f for f in pending if f.planned.start_s <= now]:
+                flow.start_client()
+                pending.remove(flow)
+            flow_samples = []
+            for flow in flows:
+                sample = flow.sample() if not flow.done() else None
+                if sample is None:
+                    continue
+                index = flow.planned.index
+                self.samples[index].append(sample)
+                goodput = None
+                if sample.bytes_acked is not None:
+                    if index in previous:
+                        then, acked = previous[index]
+                        goodput = (sample.bytes_acked - acked) * 8 / (now - then) / 1e6 if now > then else None
+                    previous[index] = (now, sample.bytes_acked)
+                flow_samples.append({"flow": index, "goodput_mbps": goodput, **vars(sample)})
+            self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
+                       "t_s": now, "flows": flow_samples, "link": counters(self.satlink),
+                       "lan": counters(self.lan), "tunnel": [counters(t) for t in self.tunnels]})
+            if not pending and all(flow.done() for flow in flows):
+                return
+            if now > limit:
+                raise TimeoutError(f"the flows did not finish within {limit:.0f} s")
+            for child in [self.satlink, self.lan, *self.tunnels]:
+                if child is not None and not child.running():
+                    raise RuntimeError(f"{child.name} exited {child.process.returncode}: {child.stderr_text()}")
+            tick += 1
+            # Ticks on an absolute schedule so that slow samples do not drift the rate.
+            time.sleep(max(0.0, start + tick / SAMPLE_HZ - time.monotonic()))
+
+
+def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: None,
+        cancel: CancelToken | None = None, run_id: str | None = None) -> RunResult:
+    """Run every iteration of scenario; never raises for a failed experiment
+    (the result says failed, with the error), only ScenarioError from preflight."""
+    cancel = cancel or CancelToken()
+    run_id = run_id or new_run_id()
+    preflight(scenario)
+    result = RunResult(run_id, "done")
+    on_event({"type": "state", "state": "started", "run_id": run_id})
+    workdir = Path(tempfile.mkdtemp(prefix=f"satlab-{run_id}-"))
+    try:
+        with topology.run_lock(run_id):
+            for iteration in range(scenario.iterations):
+                plan = make_plan(scenario, run_id, iteration)
+                outcome = _Iteration(scenario, plan, on_event, cancel).run(workdir / f"iteration{iteration}")
+                result.iterations.append(outcome)
+                result.flows.extend(outcome["flows"])
+        failures = [f"iteration {f['iteration']} flow {f['flow']}: {f['error']}" for f in result.flows if f["error"]]
+        if failures:
+            result.status, result.error = "failed", "; ".join(failures)
+            on_event({"type": "error", "run_id": run_id, "message": result.error})
+    except Cancelled as error:
+        result.status, result.error = "cancelled", str(error)
+    except Exception as error:  # reported as an event and in the result: the run failed
+        result.status, result.error = "failed", str(error)
+        on_event({"type": "error", "run_id": run_id, "message": str(error)})
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    on_event({"type": "state", "state": result.status, "run_id": run_id})
+    on_event({"type": "summary", "run_id": run_id, **result.to_dict()})
+    return result

@@ -1,0 +1,73 @@
+"""The contract every transport implements (Pantheon style).
+
+The engine drives a flow through: setup() -> start_server() -> (at the
+flow's start offset) start_client() -> done() polled at the sampling rate,
+with sample() for live metrics -> collect() -> stop() (always, also after a
+failure). The server is the side that listens; for a download it is the
+sender (the "receiver first, sender second" of Pantheon, by role rather than
+by direction: the listening side always starts first).
+
+A flow's processes run in plan.client_netns / plan.server_netns; start them
+with satlab.process (they die with the backend) and stop them in stop().
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from satlab.plan import PlannedFlow
+
+
+@dataclass
+class FlowSample:
+    """Live metrics of the sending side; None where the transport has no such figure."""
+    bytes_acked: int | None = None
+    cwnd_bytes: int | None = None
+    rtt_ms: float | None = None
+    retransmissions: int | None = None  # cumulative, packets
+    delivery_rate_mbps: float | None = None
+
+
+@dataclass
+class FlowResult:
+    bytes: int  # delivered to the receiving application
+    download_time_s: float | None  # see the implementation for where the clock starts
+    retransmissions: int | None
+    error: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class Flow(ABC):
+    def __init__(self, planned: PlannedFlow, workdir: Path):
+        self.planned = planned
+        self.workdir = workdir  # private to this flow, removed after the run
+
+    def setup(self) -> None:  # noqa: B027 (optional: most transports need nothing)
+        """Prepare what the processes need (certificates, files); default nothing."""
+
+    @abstractmethod
+    def start_server(self) -> None:
+        """Start the listening side; return once it accepts connections."""
+
+    @abstractmethod
+    def start_client(self) -> None:
+        """Start the connecting side; return at once."""
+
+    @abstractmethod
+    def done(self) -> bool:
+        """True once the transfer is over (successfully or not)."""
+
+    @abstractmethod
+    def sample(self) -> FlowSample | None:
+        """Live metrics now, or None before the connection exists."""
+
+    @abstractmethod
+    def collect(self) -> FlowResult:
+        """The result, once done()."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """Stop every process of the flow; safe to call twice and before start."""

@@ -1,0 +1,42 @@
+"""One place for every transport: its name, display metadata (read by the
+summary, the CLI and later the UI) and where its implementation lives.
+
+Implementations are imported lazily (`TransportInfo.flow_class`), so that
+validating a scenario needs none of their dependencies.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from satlab.flows.base import Flow
+
+
+@dataclass(frozen=True)
+class TransportInfo:
+    name: str
+    display_name: str
+    colour: str
+    congestion_controls: tuple[str, ...]
+    implementation: str  # "module:Class"
+    uploads: bool = True  # can run direction: upload
+    durations: bool = True  # can run for duration_s, not only size_bytes
+
+    def flow_class(self) -> type[Flow]:
+        """The implementation; ImportError names what this host lacks."""
+        module, _, cls = self.implementation.partition(":")
+        return getattr(importlib.import_module(module), cls)
+
+
+TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
+    TransportInfo("tcp", "Linux TCP (iperf3)", "#1f77b4", ("cubic", "bbr", "reno"),
+                  "satlab.flows.tcp_iperf3:Iperf3Flow"),
+    TransportInfo("quic-picoquic", "QUIC picoquic", "#d62728",
+                  ("bbr1", "bbr", "cubic", "newreno", "dcubic", "fast", "prague", "c4"),
+                  "satlab.flows.quic_picoquic:PicoquicFlow", uploads=False, durations=False),
+    TransportInfo("quic-ngtcp2", "QUIC ngtcp2", "#2ca02c", ("cubic", "reno", "bbr", "bbr2"),
+                  "satlab.flows.quic_ngtcp2:Ngtcp2Flow"),
+]}

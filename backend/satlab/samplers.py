@@ -1,0 +1,116 @@
+"""Live metrics: kernel TCP sockets through `ss -tin`, and the satlink and
+tunnel counters from their stats lines."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass
+
+from satlab.process import JsonLineChild, run
+
+_FIELD = re.compile(r"(\w+):(\S+)")
+_ENDPOINT = re.compile(r"\S*:\d+")
+CACHE_S = 0.05  # flows sharing a namespace share one ss call per tick
+
+
+@dataclass
+class TcpSocket:
+    local_port: int
+    peer_port: int
+    info: dict[str, str]  # ss's key:value fields, plus "cc"
+
+    def number(self, key: str) -> float | None:
+        value = self.info.get(key)
+        if value is None:
+            return None
+        try:
+            return float(value.split("/")[0])  # rtt:560.1/12.3 is mean/deviation
+        except ValueError:
+            return None
+
+    @property
+    def retransmissions(self) -> int:
+        # retrans:current/total
+        value = self.info.get("retrans", "0/0")
+        return int(value.split("/")[-1]) if value.split("/")[-1].isdigit() else 0
+
+
+def _port(endpoint: str) -> int:
+    return int(endpoint.rsplit(":", 1)[1])
+
+
+def parse_ss(text: str) -> list[TcpSocket]:
+    """Sockets of `ss -tinH` output: a line per socket, then an indented line
+    of its details (cc name first, then key:value fields)."""
+    sockets: list[TcpSocket] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if not line[0].isspace():
+            # The state column is absent when ss filters by state: find the
+            # two address:port columns wherever they are.
+            endpoints = [column for column in line.split() if _ENDPOINT.fullmatch(column)]
+            if len(endpoints) >= 2:
+                sockets.append(TcpSocket(_port(endpoints[0]), _port(endpoints[1]), {}))
+        elif sockets:
+            words = line.split()
+            info = sockets[-1].info
+            if words and ":" not in words[0]:
+                info.setdefault("cc", words[0])
+            info.update(_FIELD.findall(line))
+    return sockets
+
+
+class SocketStats:
+    """`ss -tin` in one namespace, at most once per CACHE_S."""
+
+    def __init__(self, netns: str):
+        self.netns = netns
+        self._lock = threading.Lock()
+        self._taken = 0.0
+        self._sockets: list[TcpSocket] = []
+
+    def run_ss(self, args: list[str]) -> str:
+        return run(["ss", "-N", self.netns, *args]).stdout
+
+    def sockets(self) -> list[TcpSocket]:
+        with self._lock:
+            if time.monotonic() - self._taken >= CACHE_S:
+                self._sockets = parse_ss(self.run_ss(["-tinH", "state", "established"]))
+                self._taken = time.monotonic()
+            return self._sockets
+
+    def busiest(self, port: int) -> TcpSocket | None:
+        """The socket on `port` (local or peer) that sent the most."""
+        candidates = [s for s in self.sockets() if port in (s.local_port, s.peer_port)]
+        return max(candidates, key=lambda s: s.number("bytes_sent") or 0, default=None)
+
+
+class DataConnection:
+    """Follows one flow's data connection among the sockets on its port: the
+    busiest one, held on to once it has sent more than any control
+    connection would, so that after it closes a control connection left on
+    the same port is not taken for it."""
+
+    CONTROL_BYTES_MAX = 64 << 10
+
+    def __init__(self, stats: SocketStats, port: int):
+        self.stats, self.port = stats, port
+        self._key: tuple[int, int] | None = None
+
+    def socket(self) -> TcpSocket | None:
+        if self._key is not None:
+            return next((s for s in self.stats.sockets() if (s.local_port, s.peer_port) == self._key), None)
+        busiest = self.stats.busiest(self.port)
+        if busiest is not None and (busiest.number("bytes_sent") or 0) > self.CONTROL_BYTES_MAX:
+            self._key = (busiest.local_port, busiest.peer_port)
+        return busiest
+
+
+def counters(child: JsonLineChild | None) -> dict | None:
+    """The latest stats line of satlink or swf-tunnel, without its event tag."""
+    if child is None or child.latest is None:
+        return None
+    return {key: value for key, value in child.latest.items() if key != "event"}

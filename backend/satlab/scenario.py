@@ -1,0 +1,271 @@
+"""The typed scenario: what a lab file (labs/*.yaml) or an API request describes.
+
+Validation happens here, before anything touches the system; every error names
+the dotted field path and what is allowed (see `ScenarioError`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from satlab.flows.registry import TRANSPORTS
+
+MAX_SIZE_BYTES = 10 << 30  # a 10 GiB download takes over 2 hours at 12 Mbit/s
+MAX_DURATION_S = 3600.0
+MAX_FLOWS = 16
+SEED_MAX = 2**32 - 1  # libswf seeds are uint32
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+Probability = Annotated[float, Field(ge=0, le=1)]
+Seed = Annotated[int, Field(ge=0, le=SEED_MAX)]
+
+
+class ChannelBase(Strict):
+    # None: derived from the scenario's seed and this channel's place (see plan.py).
+    seed: Seed | None = None
+
+
+class Perfect(ChannelBase):
+    model: Literal["perfect"] = "perfect"
+
+
+class Bernoulli(ChannelBase):
+    model: Literal["bernoulli"]
+    loss: Probability
+
+
+class GilbertElliottPacket(ChannelBase):
+    model: Literal["ge-packet"]
+    p: Probability
+    q: Probability
+    loss_good: Probability = 0.0
+    loss_bad: Probability = 1.0
+
+
+class GilbertElliottTime(ChannelBase):
+    model: Literal["ge-time"]
+    p: Probability
+    q: Probability
+    step_ms: float = Field(ge=0.001, le=1e9)
+
+
+class Outage(ChannelBase):
+    model: Literal["outage"]
+    period_ms: float = Field(ge=0.001, le=1e9)
+    duration_ms: float = Field(ge=0, le=1e9)
+    phase_ms: float = Field(default=0.0, ge=0, le=1e9)
+    jitter_ms: float = Field(default=0.0, ge=0, le=1e9)
+
+    @model_validator(mode="after")
+    def _fits_in_period(self) -> Outage:
+        if self.duration_ms + self.jitter_ms > self.period_ms:
+            raise ValueError("duration_ms + jitter_ms must be <= period_ms, got "
+                             f"{self.duration_ms} + {self.jitter_ms} > {self.period_ms}")
+        return self
+
+
+class Trace(ChannelBase):
+    model: Literal["trace"]
+    file: Path  # lines "start_ms end_ms": packets sent in [start, end) are lost
+    trace_period_ms: float = Field(default=0.0, ge=0, le=1e9)
+
+
+Channel = Annotated[Perfect | Bernoulli | GilbertElliottPacket | GilbertElliottTime | Outage | Trace,
+                    Field(discriminator="model")]
+
+
+class Buffer(Strict):
+    """The drop-tail limit of a bottleneck: exactly one of the three."""
+    bytes: int | None = Field(default=None, ge=1500, le=1 << 30)
+    packets: int | None = Field(default=None, ge=1, le=16384)
+    bdp: float | None = Field(default=None, gt=0, le=100)
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> Buffer:
+        given = [name for name in ("bytes", "packets", "bdp") if getattr(self, name) is not None]
+        if len(given) != 1:
+            raise ValueError("give exactly one of bytes, packets or bdp (a multiple of the "
+                             f"bandwidth-delay product), got {given or 'none'}")
+        return self
+
+
+class Direction(Strict):
+    """One direction of the satellite link."""
+    rate_mbps: float = Field(gt=0, le=10_000)
+    delay_ms: float = Field(ge=0, le=10_000)
+    buffer: Buffer = Buffer(bdp=1.0)
+    channel: Channel = Perfect()
+
+
+class Lan(Strict):
+    """The segment between client and terminal (e.g. Wi-Fi): its channel
+    applies to both directions, each with its own seed."""
+    rate_mbps: float | None = Field(default=None, gt=0, le=10_000)
+    delay_ms: float = Field(default=0.0, ge=0, le=10_000)
+    channel: Channel = Perfect()
+
+
+class SatellitePath(Strict):
+    forward: Direction  # gateway -> terminal: what a download crosses
+    return_: Direction = Field(alias="return")
+    lan: Lan | None = None
+    link_backend: Literal["satlink", "netem"] = "satlink"
+
+
+class Tunnel(Strict):
+    """The FEC tunnel S(k,z) between terminal and gateway."""
+    k: int = Field(ge=1, le=1000)
+    z: int = Field(ge=1, le=1000)
+    symbol_bytes: int | None = Field(default=None, ge=64, le=1459)
+    flush_ms: float = Field(default=10.0, ge=0, le=10_000)
+    protect: str = Field(default="all", pattern=r"^(all|none|(tcp|udp)(:\d{1,5})?(,(tcp|udp)(:\d{1,5})?)*)$")
+
+    @model_validator(mode="after")
+    def _k_within_z(self) -> Tunnel:
+        if self.k > self.z:
+            raise ValueError(f"k must be <= z (a repair covers the last z sources), got k={self.k} z={self.z}")
+        return self
+
+
+class FlowGroup(Strict):
+    """`count` identical flows starting together at start_s."""
+    transport: Literal["tcp", "quic-picoquic", "quic-ngtcp2"] = "tcp"
+    cc: str = "cubic"
+    hystart: bool | None = None  # TCP CUBIC only; None: the host's setting
+    size_bytes: int | None = Field(default=None, ge=1, le=MAX_SIZE_BYTES)
+    duration_s: float | None = Field(default=None, gt=0, le=MAX_DURATION_S)
+    count: int = Field(default=1, ge=1, le=MAX_FLOWS)
+    start_s: float = Field(default=0.0, ge=0, le=MAX_DURATION_S)
+    direction: Literal["download", "upload"] = "download"
+
+    @model_validator(mode="after")
+    def _consistent(self) -> FlowGroup:
+        allowed = TRANSPORTS[self.transport].congestion_controls
+        if self.cc not in allowed:
+            raise ValueError(f"cc {self.cc!r} is not a congestion control of {self.transport}; "
+                             f"allowed: {', '.join(allowed)}")
+        if (self.size_bytes is None) == (self.duration_s is None):
+            raise ValueError("give exactly one of size_bytes or duration_s")
+        transport = TRANSPORTS[self.transport]
+        if self.direction == "upload" and not transport.uploads:
+            raise ValueError(f"{self.transport} runs downloads only; allowed direction: download")
+        if self.duration_s is not None and not transport.durations:
+            raise ValueError(f"{self.transport} transfers a size; give size_bytes, not duration_s")
+        if self.hystart is not None and (self.transport, self.cc) != ("tcp", "cubic"):
+            raise ValueError("hystart applies to transport tcp with cc cubic only")
+        return self
+
+
+class Scenario(Strict):
+    name: str = Field(default="unnamed", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    description: str = ""
+    seed: Seed = 1
+    iterations: int = Field(default=1, ge=1, le=1000)
+    path: SatellitePath
+    tunnel: Tunnel | None = None
+    flows: list[FlowGroup] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _limits(self) -> Scenario:
+        if sum(group.count for group in self.flows) > MAX_FLOWS:
+            raise ValueError(f"at most {MAX_FLOWS} flows in all")
+        hystarts = {group.hystart for group in self.flows if group.hystart is not None}
+        if len(hystarts) > 1:
+            raise ValueError("all TCP CUBIC flows share one hystart setting (a global kernel "
+                             "module parameter)")
+        return self
+
+    @property
+    def hystart(self) -> bool | None:
+        return next((group.hystart for group in self.flows if group.hystart is not None), None)
+
+
+class ScenarioError(ValueError):
+    """An invalid scenario: one sentence per problem, each naming its field."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def _describe(error: dict[str, Any]) -> str:
+    # Discriminated unions put the tag in the location (path.forward.channel.bernoulli.loss):
+    # a reader wrote `channel.loss`, so the tag is left out.
+    location = [str(part) for part in error["loc"]
+                if not (isinstance(part, str) and part in _CHANNEL_TAGS)]
+    field = ".".join(location) or "scenario"
+    message = error["msg"].removeprefix("Value error, ")
+    if error["type"] == "extra_forbidden":
+        message = "is not a known field"
+    elif error["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        message = f"model must be one of {', '.join(sorted(_CHANNEL_TAGS))}"
+    if "input" in error and error["type"] not in ("extra_forbidden", "missing"):
+        shown = repr(error["input"])
+        if len(shown) <= 60:
+            message += f" (got {shown})"
+    return f"{field}: {message}"
+
+
+_CHANNEL_TAGS = {"perfect", "bernoulli", "ge-packet", "ge-time", "outage", "trace"}
+
+
+def validate(data: Any) -> Scenario:
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as error:
+        raise ScenarioError([_describe(e) for e in error.errors()]) from None
+
+
+def apply_override(data: dict[str, Any], assignment: str) -> None:
+    """Apply `dotted.path=value` to data in place; the value is a YAML scalar
+    (`12`, `0.5`, `true`, `cubic`, `null`) or a YAML flow mapping. A numeric
+    part indexes a list (flows.0.cc); the index just past its end appends."""
+    path, equals, text = assignment.partition("=")
+    if not equals or not path:
+        raise ScenarioError([f"--set {assignment!r}: expected dotted.path=value"])
+    value = yaml.safe_load(text) if text else ""
+    parts = path.split(".")
+    node: Any = data
+    for depth, part in enumerate(parts):
+        last = depth == len(parts) - 1
+        where = ".".join(parts[:depth + 1])
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) > len(node):
+                raise ScenarioError([f"--set {where}: no such list item (the list has {len(node)}; "
+                                     f"index {len(node)} appends one)"])
+            key: Any = int(part)
+            if key == len(node):
+                node.append(None)
+        elif isinstance(node, dict):
+            key = part
+        else:
+            raise ScenarioError([f"--set {where}: {'.'.join(parts[:depth])} is not a mapping"])
+        if last:
+            node[key] = value
+        else:
+            if (node.get(key) if isinstance(node, dict) else node[key]) is None:
+                node[key] = {}
+            node = node[key]
+
+
+def load(file: str | Path, overrides: list[str] = ()) -> Scenario:
+    """A scenario from a YAML file with `--set` overrides, validated after overriding."""
+    try:
+        data = yaml.safe_load(Path(file).read_text())
+    except OSError as error:
+        raise ScenarioError([f"{file}: cannot read the scenario file ({error.strerror})"]) from None
+    except yaml.YAMLError as error:
+        raise ScenarioError([f"{file}: not valid YAML ({error})"]) from None
+    if not isinstance(data, dict):
+        raise ScenarioError([f"{file}: a scenario is a mapping of fields"])
+    for assignment in overrides:
+        apply_override(data, assignment)
+    return validate(data)

@@ -1,0 +1,17 @@
+"""Where the native tools (satlink, swf-tunnel) are."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TOOLS_DIR = Path(os.environ.get("SATLAB_TOOLS_DIR", REPO / "build" / "codec" / "tools"))
+
+
+def tool(name: str) -> str:
+    path = TOOLS_DIR / name
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist: build the codec (cmake -S codec -B build/codec "
+                                "&& cmake --build build/codec) or set SATLAB_TOOLS_DIR")
+    return str(path)

@@ -1,0 +1,278 @@
+"""The picoquic download peer between two network namespaces joined by a veth pair.
+
+The server's side of the veth is rate-limited by tbf so that a 2 MB download
+lasts long enough (>= 1.6 s) to check the stats lines' rate. Needs root.
+"""
+
+import itertools
+import json
+import os
+import select
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from satlab.flows.quic_picoquic import PicoquicFlow, parse_request
+from satlab.plan import PlannedFlow
+
+BACKEND = Path(__file__).resolve().parents[2]
+PEER = ["-m", "satlab.flows.quic_picoquic"]
+SERVER_ADDRESS = "10.77.0.1"
+CLIENT_ADDRESS = "10.77.0.2"
+PORT = 4433
+RATE_MBPS = 10
+DOWNLOAD_BYTES = 2_000_000
+STATS_INTERVAL_S = 0.1
+
+_path_numbers = itertools.count()
+
+
+@dataclass
+class VethPath:
+    server_netns: str
+    client_netns: str
+    cert: str
+    key: str
+
+
+def run(*command: str) -> None:
+    subprocess.run(command, check=True, capture_output=True, text=True)
+
+
+@pytest.fixture
+def veth_path() -> Iterator[VethPath]:
+    if os.geteuid() != 0:
+        pytest.skip("creating network namespaces needs root")
+    # veth names are at most 15 characters; pid plus a counter keeps them unique.
+    suffix = f"{os.getpid()}x{next(_path_numbers)}"
+    server_netns, client_netns = f"satlab-qs-{suffix}", f"satlab-qc-{suffix}"
+    server_dev, client_dev = f"qs{suffix}", f"qc{suffix}"
+    created: list[str] = []
+    try:
+        for netns in (server_netns, client_netns):
+            run("ip", "netns", "add", netns)
+            created.append(netns)
+            run("ip", "-n", netns, "link", "set", "lo", "up")
+        run("ip", "link", "add", server_dev, "netns", server_netns,
+            "type", "veth", "peer", "name", client_dev, "netns", client_netns)
+        for netns, dev, address in ((server_netns, server_dev, SERVER_ADDRESS),
+                                    (client_netns, client_dev, CLIENT_ADDRESS)):
+            run("ip", "-n", netns, "addr", "add", f"{address}/30", "dev", dev)
+            run("ip", "-n", netns, "link", "set", dev, "up")
+        run("ip", "netns", "exec", server_netns, "tc", "qdisc", "add", "dev", server_dev, "root",
+            "tbf", "rate", f"{RATE_MBPS}mbit", "burst", "16kb", "limit", "125000")
+        with tempfile.TemporaryDirectory() as cert_dir:
+            cert_line = run_peer(client_netns, "cert", "--out-dir", cert_dir,
+                                 "--address", SERVER_ADDRESS)
+            assert cert_line.returncode == 0, cert_line.stdout
+            yield VethPath(server_netns, client_netns,
+                           f"{cert_dir}/cert.pem", f"{cert_dir}/key.pem")
+    finally:
+        for netns in created:
+            subprocess.run(["ip", "netns", "del", netns], check=False, capture_output=True)
+
+
+def peer_command(netns: str, *args: str) -> list[str]:
+    return ["ip", "netns", "exec", netns, *local_peer_command(*args)]
+
+
+def local_peer_command(*args: str) -> list[str]:
+    return [sys.executable, *PEER, *args]
+
+
+def run_peer(netns: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(peer_command(netns, *args), check=False, capture_output=True, text=True,
+                          timeout=60, cwd=BACKEND)
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def read_line(process: subprocess.Popen[str], deadline_s: float) -> dict[str, Any]:
+    """The next JSON line of the process's stdout, or a failure at the deadline."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], deadline_s)
+    assert ready, f"no line from {process.args!r} within {deadline_s} s"
+    line = process.stdout.readline()
+    assert line, f"{process.args!r} closed its stdout, exit code {process.poll()}"
+    record: dict[str, Any] = json.loads(line)
+    return record
+
+
+@pytest.fixture
+def start_server(veth_path: VethPath) -> Iterator[Any]:
+    servers: list[subprocess.Popen[str]] = []
+
+    def start(cc: str) -> subprocess.Popen[str]:
+        server = subprocess.Popen(
+            peer_command(veth_path.server_netns, "server",
+                         "--listen", f"{SERVER_ADDRESS}:{PORT}", "--cert", veth_path.cert,
+                         "--key", veth_path.key, "--cc", cc,
+                         "--stats-interval-ms", str(STATS_INTERVAL_S * 1000)),
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=BACKEND,
+        )
+        servers.append(server)
+        assert read_line(server, deadline_s=10)["event"] == "listening"
+        return server
+
+    yield start
+    for server in servers:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+@pytest.mark.needs_root
+@pytest.mark.parametrize("cc", ["bbr1", "cubic"])
+def test_download_reports_summary_and_stats(veth_path: VethPath, start_server: Any, cc: str) -> None:
+    server = start_server(cc)
+    client = run_peer(veth_path.client_netns, "client", "--connect", f"{SERVER_ADDRESS}:{PORT}",
+                      "--size-bytes", str(DOWNLOAD_BYTES), "--cc", cc, "--flow-id", f"test-{cc}",
+                      "--timeout-s", "30")
+    assert client.returncode == 0, client.stdout + client.stderr
+    *progress, summary = json_lines(client.stdout)
+    assert summary["event"] == "summary"
+    assert summary["flow"] == f"test-{cc}"
+    assert summary["bytes"] == DOWNLOAD_BYTES
+    # No faster than the bottleneck allows, and not absurdly slow.
+    assert DOWNLOAD_BYTES * 8 / (RATE_MBPS * 1e6) <= summary["download_time_s"] < 10
+    assert summary["goodput_mbps"] == pytest.approx(
+        DOWNLOAD_BYTES * 8 / summary["download_time_s"] / 1e6, rel=1e-4)
+    received = [line["bytes_received"] for line in progress if line["event"] == "stats"]
+    assert len(received) >= 10 and received == sorted(received)
+    assert received[-1] <= DOWNLOAD_BYTES
+
+    # SIGTERM ends the server cleanly, and its stdout then holds every stats line.
+    server.send_signal(signal.SIGTERM)
+    remaining_stdout, _ = server.communicate(timeout=10)
+    assert server.returncode == 0
+    stats = [line for line in json_lines(remaining_stdout) if line["event"] == "stats"]
+    assert {line["flow"] for line in stats} == {f"test-{cc}"}
+    assert len(stats) >= 10
+    assert all(line["cwnd_bytes"] > 0 and line["rtt_ms"] > 0 for line in stats)
+    sent = [line["bytes_sent"] for line in stats]
+    assert sent == sorted(sent)
+    # The last sample precedes the last byte by up to two intervals (~250 kB here).
+    assert sent[-1] >= DOWNLOAD_BYTES * 0.8
+    # t_s is CLOCK_MONOTONIC, shared with the client: the samples fall inside the download.
+    start_s = summary["start_t_s"]
+    assert start_s <= stats[0]["t_s"] <= start_s + summary["download_time_s"]
+    gaps_s = [b["t_s"] - a["t_s"] for a, b in itertools.pairwise(stats)]
+    assert statistics.mean(gaps_s) <= STATS_INTERVAL_S * 1.05
+    assert max(gaps_s) <= STATS_INTERVAL_S * 2.5
+
+
+def planned_flow(path: VethPath | None = None, **changes: Any) -> PlannedFlow:
+    flow = PlannedFlow(index=3, group=0, transport="quic-picoquic", cc="bbr1",
+                       size_bytes=DOWNLOAD_BYTES, duration_s=None, start_s=0.0,
+                       direction="download", port=PORT,
+                       client_netns=path.client_netns if path else "absent-client",
+                       server_netns=path.server_netns if path else "absent-server",
+                       server_addr=SERVER_ADDRESS)
+    return replace(flow, **changes)
+
+
+@pytest.mark.needs_root
+def test_picoquic_flow_drives_a_download(veth_path: VethPath, tmp_path: Path) -> None:
+    flow = PicoquicFlow(planned_flow(veth_path), tmp_path)
+    samples = []
+    try:
+        flow.setup()
+        flow.start_server()
+        flow.start_client()
+        deadline_s = time.monotonic() + 30
+        while not flow.done():
+            assert time.monotonic() < deadline_s, "the download did not finish within 30 s"
+            samples.append(flow.sample())
+            time.sleep(STATS_INTERVAL_S)  # the engine's sampling period
+        result = flow.collect()
+    finally:
+        flow.stop()
+    assert result.error is None
+    assert result.bytes == DOWNLOAD_BYTES
+    assert result.download_time_s is not None
+    assert result.download_time_s >= DOWNLOAD_BYTES * 8 / (RATE_MBPS * 1e6)
+    live = [sample for sample in samples if sample is not None]
+    assert len(live) >= 5
+    assert all(sample.cwnd_bytes and sample.rtt_ms for sample in live)
+    acked = [sample.bytes_acked for sample in live if sample.bytes_acked is not None]
+    assert acked == sorted(acked) and 0 < acked[-1] <= DOWNLOAD_BYTES
+
+
+@pytest.mark.parametrize("changes", [{"direction": "upload"},
+                                     {"size_bytes": None, "duration_s": 10.0}])
+def test_picoquic_flow_refuses_what_the_peer_cannot_run(tmp_path: Path, changes: Any) -> None:
+    flow = PicoquicFlow(planned_flow(**changes), tmp_path)
+    with pytest.raises(RuntimeError, match="downloads of size_bytes only"):
+        flow.setup()
+    flow.stop()
+
+
+@pytest.mark.needs_root
+def test_client_times_out_without_a_server(veth_path: VethPath) -> None:
+    started_s = time.monotonic()
+    client = run_peer(veth_path.client_netns, "client", "--connect", f"{SERVER_ADDRESS}:{PORT}",
+                      "--size-bytes", "1000", "--cc", "bbr1", "--timeout-s", "1")
+    assert client.returncode == 1
+    error = json_lines(client.stdout)[-1]
+    assert error["event"] == "error"
+    assert "--timeout-s" in error["message"] and "0 of 1000 bytes" in error["message"]
+    assert time.monotonic() - started_s < 10
+
+
+@pytest.mark.needs_root
+def test_server_refuses_a_taken_port(veth_path: VethPath, start_server: Any) -> None:
+    start_server("bbr1")
+    second = run_peer(veth_path.server_netns, "server", "--listen", f"{SERVER_ADDRESS}:{PORT}",
+                      "--cert", veth_path.cert, "--key", veth_path.key, "--cc", "bbr1")
+    assert second.returncode == 1
+    [error] = json_lines(second.stdout)
+    assert "--listen" in error["message"] and "taken" in error["message"]
+
+
+@pytest.mark.parametrize(("args", "named"), [
+    (["client", "--connect", "10.77.0.1:4433", "--size-bytes", "-5", "--cc", "bbr1"],
+     "--size-bytes"),
+    (["client", "--connect", "10.77.0.1:4433", "--size-bytes", "5", "--cc", "BBR1"], "--cc"),
+    (["client", "--connect", "10.77.0.1", "--size-bytes", "5", "--cc", "bbr1"], "--connect"),
+    (["client", "--connect", "10.77.0.1:4433", "--size-bytes", "5"], "--cc"),
+    (["server", "--listen", "10.77.0.1:4433", "--cert", "/nonexistent/cert.pem",
+      "--key", "/nonexistent/key.pem", "--cc", "cubic"], "--cert"),
+    (["server", "--listen", "10.77.0.1:4433", "--cert", __file__, "--key", __file__,
+      "--cc", "cubic", "--stats-interval-ms", "0"], "--stats-interval-ms"),
+])
+def test_bad_argument_exits_with_a_sentence_naming_it(args: list[str], named: str) -> None:
+    result = subprocess.run(local_peer_command(*args),
+                            check=False, capture_output=True, text=True, timeout=30, cwd=BACKEND)
+    assert result.returncode == 1
+    [error] = json_lines(result.stdout)
+    assert error["event"] == "error"
+    assert named in error["message"]
+    assert error["message"][0].isupper() or error["message"].startswith("--")
+    assert error["message"].endswith(".")
+
+
+@pytest.mark.parametrize(("request_bytes", "named"), [
+    (b"20971520", "JSON object"),
+    (b'{"flow": "1", "size_bytes": 0}', "size_bytes"),
+    (b'{"flow": "1", "size_bytes": true}', "size_bytes"),
+    (b'{"size_bytes": 5}', "flow"),
+    (b"\xff", "not JSON"),
+])
+def test_server_refuses_a_bad_request_with_a_sentence(request_bytes: bytes, named: str) -> None:
+    with pytest.raises(RuntimeError, match=named):
+        parse_request(request_bytes)
+
+
+def test_server_reads_a_request() -> None:
+    assert parse_request(b'{"flow": "f1", "size_bytes": 20971520}') == ("f1", 20971520)

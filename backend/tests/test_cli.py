@@ -1,0 +1,100 @@
+"""satlab run / cleanup / doctor as a user runs them."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from satlab import topology
+from tests.conftest import LABS
+
+SATLAB = [str(Path(sys.executable).with_name("satlab"))]
+
+
+def satlab_namespaces() -> set[str]:
+    return {name for name in topology.existing_namespaces() if name.startswith("satlab-")}
+
+
+BAD = [
+    (["--set", "path.forward.rate_mbps=0"], "path.forward.rate_mbps"),
+    (["--set", "path.return.delay_ms=-5"], "path.return.delay_ms"),
+    (["--set", "flows.0.cc=westwood"], "flows.0: cc 'westwood'"),
+    (["--set", "tunnel.k=200", "--set", "tunnel.z=100"], "tunnel: k must be <= z"),
+    (["--set", "flows.0.size_bytes=99999999999999"], "flows.0.size_bytes"),
+    (["--set", "path.forward.speed=3"], "path.forward.speed: is not a known field"),
+    (["--set", "path.forward.rate_mbps=[1, 2]"], "path.forward.rate_mbps: Input should be a valid number"),
+]
+
+
+@pytest.mark.needs_root
+@pytest.mark.parametrize(("arguments", "field"), BAD, ids=[f for _, f in BAD])
+def test_run_with_bad_input_exits_2_naming_the_field_and_creates_nothing(arguments, field):
+    before = satlab_namespaces()
+    done = subprocess.run(SATLAB + ["run", str(LABS / "geo-ideal.yaml"), *arguments],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert field in done.stderr
+    assert done.stdout == ""
+    assert satlab_namespaces() == before
+
+
+def test_run_of_a_missing_file_exits_2(tmp_path):
+    done = subprocess.run(SATLAB + ["run", str(tmp_path / "nothing.yaml")], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "cannot read the scenario file" in done.stderr
+
+
+@pytest.mark.needs_root
+def test_run_json_prints_the_summary_last():
+    done = subprocess.run(SATLAB + ["run", str(LABS / "geo-ideal.yaml"), "--set", "flows.0.size_bytes=2000000",
+                                    "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    (flow,) = summary["flows"]
+    assert flow["download_time_s"] > 0
+    assert flow["goodput_mbps"] == pytest.approx(flow["bytes"] * 8 / flow["download_time_s"] / 1e6)
+    assert "running" in done.stderr
+
+
+def run_until_running(signum: int) -> tuple[str, subprocess.Popen]:
+    """Start the geo-ideal preset, send signum once it runs; returns its run id and process."""
+    run = subprocess.Popen(SATLAB + ["run", str(LABS / "geo-ideal.yaml")], stderr=subprocess.PIPE, text=True)
+    try:
+        for line in run.stderr:
+            if line.rstrip().endswith("running (iteration 0)"):
+                os.kill(run.pid, signum)
+                run.wait(60)
+                return line.split()[2], run
+        pytest.fail("the run never reached the running state")
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+
+
+@pytest.mark.needs_root
+def test_run_interrupted_exits_130_and_removes_everything():
+    run_id, run = run_until_running(signal.SIGINT)
+    assert run.returncode == 130
+    assert not {name for name in satlab_namespaces() if run_id in name}
+
+
+@pytest.mark.needs_root
+def test_cleanup_removes_what_a_killed_run_left():
+    run_id, _ = run_until_running(signal.SIGKILL)
+    left = {name for name in satlab_namespaces() if run_id in name}
+    assert len(left) == 4
+    done = subprocess.run(SATLAB + ["cleanup"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert all(name in done.stdout for name in left)
+    assert not {name for name in satlab_namespaces() if run_id in name}
+
+
+def test_doctor_lists_the_host_capabilities():
+    done = subprocess.run(SATLAB + ["doctor"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0
+    assert "netem:" in done.stdout and "transports:" in done.stdout

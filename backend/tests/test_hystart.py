@@ -1,0 +1,40 @@
+import pytest
+
+from satlab import hystart
+
+
+@pytest.fixture
+def parameter(tmp_path, monkeypatch):
+    """A stand-in for the module parameter, holding the host's value 1."""
+    path = tmp_path / "hystart"
+    path.write_text("1\n")
+    monkeypatch.setattr(hystart, "HYSTART", path)
+    monkeypatch.setattr(hystart, "LOCK_DIR", tmp_path / "locks")
+    return path
+
+
+def test_cubic_hystart_restores_the_host_value_after_the_last_run(parameter):
+    with hystart.cubic_hystart(False, "aaaaaa"):
+        with hystart.cubic_hystart(False, "bbbbbb"):
+            assert parameter.read_text() == "0"
+        assert parameter.read_text() == "0"  # aaaaaa still runs
+    assert parameter.read_text() == "1"
+
+
+def test_cubic_hystart_refuses_the_opposite_of_a_live_run(parameter):
+    with hystart.cubic_hystart(False, "aaaaaa"):
+        with pytest.raises(RuntimeError, match="run aaaaaa needs it off"), hystart.cubic_hystart(True, "bbbbbb"):
+            pass
+        assert parameter.read_text() == "0"
+    assert parameter.read_text() == "1"
+
+
+def test_cubic_hystart_restores_the_host_value_after_an_exception(parameter):
+    with pytest.raises(KeyboardInterrupt), hystart.cubic_hystart(False, "aaaaaa"):
+        raise KeyboardInterrupt
+    assert parameter.read_text() == "1"
+
+
+def test_cubic_hystart_none_leaves_the_host_alone(parameter):
+    with hystart.cubic_hystart(None, "aaaaaa"):
+        assert parameter.read_text() == "1\n"

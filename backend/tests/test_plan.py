@@ -1,0 +1,75 @@
+from satlab.plan import NAME_PREFIX, channel_spec, derive_seed, make_plan
+from satlab.scenario import GilbertElliottTime, load
+from tests.conftest import LABS
+
+
+def optical(*overrides: str):
+    return load(LABS / "geo-optical.yaml", list(overrides))
+
+
+def test_make_plan_is_deterministic():
+    assert make_plan(optical(), "a1b2c3", 2) == make_plan(optical(), "a1b2c3", 2)
+
+
+def test_make_plan_derives_distinct_seeds_per_channel_and_iteration():
+    first, second = make_plan(optical(), "a1b2c3", 0), make_plan(optical(), "a1b2c3", 1)
+    assert first.seeds["path.forward.channel"] != first.seeds["path.return.channel"]
+    assert first.seeds["path.forward.channel"] != second.seeds["path.forward.channel"]
+    assert first.seeds["path.forward.channel"] == derive_seed(1, 0, "path.forward.channel")
+
+
+def test_make_plan_keeps_an_explicit_channel_seed():
+    plan = make_plan(optical("path.forward.channel.seed=42"), "a1b2c3")
+    assert plan.seeds["path.forward.channel"] == 42
+    assert "ge-time:p=0.01,q=0.167,step_ms=10.0,seed=42" in plan.satellite.args
+
+
+def test_make_plan_resolves_buffers_from_the_bdp():
+    plan = make_plan(optical(), "a1b2c3")
+    # 12 Mbit/s x 500 ms = 750 kB; 3 Mbit/s x 500 ms = 187.5 kB; both x 1.2
+    assert plan.bdp_bytes == {"path.forward": 750_000, "path.return": 187_500}
+    assert plan.buffers_bytes == {"path.forward": 900_000, "path.return": 225_000}
+    args = plan.satellite.args
+    assert args[args.index("--ba-buffer-bytes") + 1] == "900000"  # b (gateway) -> a (terminal)
+
+
+def test_make_plan_names_everything_with_the_run_prefix():
+    plan = make_plan(optical(), "a1b2c3")
+    assert all(name.startswith(f"{NAME_PREFIX}a1b2c3-") for name in plan.namespaces.values())
+    assert len(set(plan.namespaces.values())) == 4
+    devices = [plan.satellite.a_dev] + [v[f"{side}_dev"] for v in plan.veths for side in "ab"]
+    assert all(len(device) <= 15 for device in devices)
+
+
+def test_make_plan_gives_concurrent_flows_distinct_ports():
+    plan = make_plan(optical("flows.0.count=3"), "a1b2c3")
+    assert len({flow.port for flow in plan.flows}) == 3
+
+
+def test_make_plan_routes_through_the_tunnel_with_its_mtu():
+    plan = make_plan(optical("tunnel.k=5", "tunnel.z=100"), "a1b2c3")
+    assert [t.netns for t in plan.tunnel] == [plan.namespaces["terminal"], plan.namespaces["gateway"]]
+    assert plan.access_mtu == 1500 - 43
+    inner_gateway = plan.tunnel[1].inner_addr.split("/")[0]
+    assert plan.routes["terminal"][0][-1] == inner_gateway
+
+
+def test_make_plan_puts_a_lan_link_between_client_and_terminal():
+    plan = make_plan(optical("path.lan.channel.model=bernoulli", "path.lan.channel.loss=0.01"), "a1b2c3")
+    assert (plan.lan.a_netns, plan.lan.b_netns) == (plan.namespaces["client"], plan.namespaces["terminal"])
+    assert plan.seeds["path.lan.up.channel"] != plan.seeds["path.lan.down.channel"]
+    assert [v["a_netns"] for v in plan.veths] == [plan.namespaces["gateway"]]
+
+
+def test_channel_spec_names_every_parameter():
+    assert channel_spec(GilbertElliottTime(model="ge-time", p=0.5, q=0.25, step_ms=10), 7) == \
+        "ge-time:p=0.5,q=0.25,step_ms=10.0,seed=7"
+
+
+def test_make_plan_gives_the_lan_link_the_tunnel_mtu_and_leaves_the_bdp_alone():
+    plan = make_plan(optical("tunnel.k=5", "tunnel.z=100", "tunnel.symbol_bytes=1202",
+                             "path.lan.delay_ms=5"), "a1b2c3")
+    assert plan.lan.mtu == plan.access_mtu == 1200
+    assert plan.satellite.mtu == 1500
+    assert plan.bdp_bytes["path.forward"] == 750_000
+    assert plan.base_rtt_ms == 510

@@ -1,0 +1,114 @@
+import pytest
+import yaml
+
+from satlab.scenario import ScenarioError, apply_override, load, validate
+from tests.conftest import LABS
+
+PRESETS = sorted(LABS.glob("*.yaml"))
+
+
+def geo_ideal() -> dict:
+    return yaml.safe_load((LABS / "geo-ideal.yaml").read_text())
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=[p.stem for p in PRESETS])
+def test_load_preset(preset):
+    scenario = load(preset)
+    assert scenario.flows[0].size_bytes == 20971520
+    assert (scenario.path.forward.rate_mbps, scenario.path.return_.rate_mbps) == (12, 3)
+
+
+def test_load_preset_with_overrides():
+    scenario = load(LABS / "geo-ideal.yaml", ["flows.0.cc=bbr", "flows.0.hystart=null",
+                                              "tunnel.k=5", "tunnel.z=100", "path.forward.delay_ms=300"])
+    assert scenario.flows[0].cc == "bbr"
+    assert (scenario.tunnel.k, scenario.tunnel.z) == (5, 100)
+    assert scenario.path.forward.delay_ms == 300
+
+
+def test_load_preset_with_a_lan_override():
+    scenario = load(LABS / "geo-ideal.yaml", ["path.lan.channel.model=bernoulli", "path.lan.channel.loss=0.01"])
+    assert scenario.path.lan.channel.loss == 0.01
+
+
+# (override, the start of the error: the dotted field and what is wrong)
+BAD_INPUTS = [
+    ("path.forward.rate_mbps=0", "path.forward.rate_mbps: Input should be greater than 0"),
+    ("path.return.delay_ms=-1", "path.return.delay_ms: Input should be greater than or equal to 0"),
+    ("path.forward.rate_mbps=fast", "path.forward.rate_mbps: Input should be a valid number"),
+    ("flows.0.cc=vegas", "flows.0: cc 'vegas' is not a congestion control of tcp; allowed: cubic, bbr, reno"),
+    ("flows.0.size_bytes=1000000000000", "flows.0.size_bytes: Input should be less than or equal to"),
+    ("flows.0.colour=red", "flows.0.colour: is not a known field"),
+    ("flows.0.transport=sctp", "flows.0.transport: Input should be 'tcp', 'quic-picoquic' or 'quic-ngtcp2'"),
+    ("flows.0.duration_s=10", "flows.0: give exactly one of size_bytes or duration_s"),
+    ("tunnel.k=50", "tunnel.z: Field required"),
+    ("path.forward.buffer.bytes=100000", "path.forward.buffer: give exactly one of bytes, packets or bdp"),
+    ("path.forward.channel.model=rain", "path.forward.channel: model must be one of"),
+    ("path.forward.channel.loss=0.5", "path.forward.channel: model must be one of bernoulli, "),
+    ("path.forward.channel={model: perfect, loss: 0.5}", "path.forward.channel.loss: is not a known field"),
+    ("path.link_backend=tc", "path.link_backend: Input should be 'satlink' or 'netem'"),
+    ("seed=-3", "seed: Input should be greater than or equal to 0"),
+    ("flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, direction: upload}",
+     "flows.0: quic-picoquic runs downloads only"),
+    ("flows.0={transport: quic-picoquic, cc: bbr1, duration_s: 10}",
+     "flows.0: quic-picoquic transfers a size; give size_bytes"),
+]
+
+
+@pytest.mark.parametrize(("override", "expected"), BAD_INPUTS, ids=[o for o, _ in BAD_INPUTS])
+def test_validate_scenario_rejects_bad_input(override, expected):
+    data = geo_ideal()
+    apply_override(data, override)
+    with pytest.raises(ScenarioError) as error:
+        validate(data)
+    assert any(problem.startswith(expected) for problem in error.value.problems), error.value.problems
+
+
+def test_validate_tunnel_rejects_k_above_z():
+    data = geo_ideal()
+    data["tunnel"] = {"k": 20, "z": 10}
+    with pytest.raises(ScenarioError, match=r"^tunnel: k must be <= z .* got k=20 z=10"):
+        validate(data)
+
+
+def test_validate_flows_rejects_hystart_for_bbr():
+    data = geo_ideal()
+    data["flows"][0]["cc"] = "bbr"
+    with pytest.raises(ScenarioError, match="^flows.0: hystart applies to transport tcp with cc cubic only"):
+        validate(data)
+
+
+def test_validate_outage_rejects_duration_beyond_period():
+    data = geo_ideal()
+    data["path"]["forward"]["channel"] = {"model": "outage", "period_ms": 10, "duration_ms": 20}
+    with pytest.raises(ScenarioError, match=r"^path.forward.channel: duration_ms \+ jitter_ms must be <= period_ms"):
+        validate(data)
+
+
+def test_validate_quic_accepts_its_own_congestion_controls():
+    data = geo_ideal()
+    data["flows"][0].update(transport="quic-picoquic", cc="bbr1", hystart=None)
+    assert validate(data).flows[0].cc == "bbr1"
+
+
+def test_apply_override_rejects_a_missing_list_item():
+    expected = r"--set flows.3: no such list item \(the list has 1; index 1 appends one\)"
+    with pytest.raises(ScenarioError, match=expected):
+        apply_override(geo_ideal(), "flows.3.cc=bbr")
+
+
+def test_apply_override_appends_past_the_end_of_a_list():
+    data = geo_ideal()
+    apply_override(data, "flows.1.cc=bbr")
+    apply_override(data, "flows.1.size_bytes=1000")
+    assert data["flows"][1] == {"cc": "bbr", "size_bytes": 1000}
+
+
+def test_apply_override_rejects_text_without_value():
+    with pytest.raises(ScenarioError, match="expected dotted.path=value"):
+        apply_override(geo_ideal(), "flows.0.cc")
+
+
+def test_load_rejects_a_missing_file(tmp_path):
+    with pytest.raises(ScenarioError, match="cannot read the scenario file"):
+        load(tmp_path / "absent.yaml")
