@@ -19,11 +19,11 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := decoder tunnel
 
-# Python 3.12 for the test tooling's virtual environment: pyenv's, or one on
-# PATH.
+# Python 3.12 (aiopquic needs it) for backend/.venv, which also holds the
+# test tooling: pyenv's 3.12, or one on PATH.
 PYTHON312 := $(shell { pyenv prefix 3.12 2>/dev/null | sed 's|$$|/bin/python3.12|'; \
 	command -v python3.12; } 2>/dev/null | head -n 1)
-VENV := .venv
+VENV := backend/.venv
 
 # Debian packages the build and the tests need (checked one by one, so a
 # machine that has them all is not touched).
@@ -39,7 +39,7 @@ DISABLE_ssse3 := gfni,avx2
 DISABLE_scalar := gfni,avx2,ssse3
 
 .PHONY: help deps venv build build-native build-asan build-wasm build-frontend test \
-	test-codec test-asan test-vectors test-wasm test-datapath test-frontend bench \
+	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend bench \
 	bench-codec bench-datapath fuzz run clean
 
 help:
@@ -63,10 +63,10 @@ deps:
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: tests/requirements.txt
+$(VENV)/.installed: backend/pyproject.toml
 	@[ -n "$(PYTHON312)" ] || { echo "Python 3.12 was not found (neither pyenv's 3.12 nor python3.12 on PATH); install it and rerun." >&2; exit 1; }
 	$(PYTHON312) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -e 'backend[test]'
 	touch $@
 
 build: build-native build-wasm build-frontend
@@ -87,7 +87,7 @@ build-wasm: deps
 build-frontend: build-wasm
 	cd frontend && npm run build
 
-test: test-vectors test-codec test-asan test-wasm test-datapath test-frontend
+test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend
 	@echo "make test: all passed"
 
 test-codec: build-native
@@ -117,6 +117,11 @@ test-datapath: build-native venv
 
 test-frontend: build-frontend
 	cd frontend && npm test && npm run e2e
+
+# The backend: scenario model, engine, CLI; its integration tests run real
+# experiments through namespaces, satlink, swf-tunnel, iperf3 and picoquic.
+test-backend: build-native venv
+	cd backend && .venv/bin/ruff check satlab tests && .venv/bin/pytest
 
 bench: bench-codec bench-datapath
 

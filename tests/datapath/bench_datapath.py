@@ -1,7 +1,7 @@
 """Datapath benchmark: prints one JSON object per line (the contract of
 issue 3) and leaves no namespace behind. Run as root after building the tools:
 
-    .venv/bin/python tests/datapath/bench_datapath.py
+    backend/.venv/bin/python tests/datapath/bench_datapath.py
 """
 
 from __future__ import annotations
