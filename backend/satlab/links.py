@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 from satlab.plan import PlannedLink
-from satlab.process import JsonLineChild
+from satlab.process import JsonLineChild, start_ready
 from satlab.tools import tool
-
-READY_TIMEOUT_S = 10.0
 
 
 def start_link(link: PlannedLink, name: str) -> JsonLineChild:
     """Start satlink in namespace a towards b; returns once its devices are up."""
     args = [tool("satlink"), "--a-dev", link.a_dev, "--b-netns", link.b_netns, "--b-dev", link.b_dev,
             "--a-addr", link.a_addr, "--b-addr", link.b_addr, "--mtu", str(link.mtu), *link.args]
-    child = JsonLineChild(args, netns=link.a_netns, name=name)
-    try:
-        child.wait_event("ready", READY_TIMEOUT_S)
-    except BaseException:
-        child.stop()
-        raise
-    return child
+    return start_ready(args, link.a_netns, name)

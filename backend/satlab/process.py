@@ -130,3 +130,15 @@ class JsonLineChild(Child):
         status = super().stop(timeout)
         self._reader.join(timeout)
         return status
+
+
+def start_ready(args: list[str], netns: str | None, name: str, timeout: float = 10.0) -> JsonLineChild:
+    """Start a tool (satlink, swf-tunnel) and return once it printed its
+    `ready` line (its devices are up); stop it if that does not come."""
+    child = JsonLineChild(args, netns=netns, name=name)
+    try:
+        child.wait_event("ready", timeout)
+    except BaseException:
+        child.stop()
+        raise
+    return child
