@@ -12,11 +12,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import itertools
-import json
 import os
-import queue
 import shutil
-import signal
 import socket
 import statistics
 import struct
@@ -24,10 +21,10 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-TOOLS_DIR = Path(os.environ.get("SATLAB_TOOLS_DIR", REPO / "build" / "codec" / "tools"))
+from satlab.process import JsonLineChild
+from satlab.tools import tool
+
 CLONE_NEWNET = 0x40000000
 # Linux values the socket module does not export.
 SO_SNDBUFFORCE, SO_RCVBUFFORCE, SO_TIMESTAMPNS = 32, 33, 35
@@ -43,15 +40,6 @@ def missing_capability() -> str | None:
     if shutil.which("ip") is None:
         return "needs iproute2's ip command"
     return None
-
-
-def tool(name: str) -> str:
-    path = TOOLS_DIR / name
-    if not path.exists():
-        raise FileNotFoundError(
-            f"{path} does not exist: build the codec (make build-native) "
-            "or set SATLAB_TOOLS_DIR")
-    return str(path)
 
 
 def unique(prefix: str) -> str:
@@ -112,75 +100,38 @@ def socket_in(ns: str, family: int, kind: int, proto: int = 0) -> socket.socket:
         return socket.socket(family, kind, proto)
 
 
-class Tool:
-    """A running satlink or swf-tunnel whose stdout JSON lines are collected
-    by a thread: the latest stats line, and every event line in a queue."""
-
-    def __init__(self, args: list[str], netns: str | None = None):
-        prefix = ["ip", "netns", "exec", netns] if netns else []
-        self.args = args
-        self.process = subprocess.Popen(prefix + args, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True)
-        self.events: queue.Queue[dict] = queue.Queue()
-        self.latest: dict | None = None
-        self._changed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            record = json.loads(line)
-            with self._changed:
-                if record.get("event") == "stats":
-                    self.latest = record
-                else:
-                    self.events.put(record)
-                self._changed.notify_all()
-        with self._changed:
-            self._changed.notify_all()
+class Tool(JsonLineChild):
+    """A running satlink or swf-tunnel, its JSON lines read by the backend's
+    JsonLineChild; adds what the tests ask of it."""
 
     def event(self, name: str, timeout: float = 5.0) -> dict:
-        """The next event line; fails if it is not `name` or does not come."""
+        """The `name` line; fails if it does not come."""
         try:
-            record = self.events.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError(self._why(f"no {name} line within {timeout} s")) from None
-        assert record.get("event") == name, f"expected {name}, got {record}"
-        return record
+            return self.wait_event(name, timeout)
+        except RuntimeError as error:
+            raise AssertionError(str(error)) from None
 
     def wait_stats(self, condition, timeout: float) -> dict:
         """The first stats line (from now on) for which condition(line) holds."""
-        deadline = time.monotonic() + timeout
+        def met() -> bool:
+            return self.latest is not None and condition(self.latest)
+
         with self._changed:
-            while True:
-                if self.latest is not None and condition(self.latest):
-                    return self.latest
-                left = deadline - time.monotonic()
-                if left <= 0 or self.process.poll() is not None:
-                    raise AssertionError(self._why(f"stats condition not met in {timeout} s, "
-                                                   f"last {self.latest}"))
-                self._changed.wait(left)
+            self._changed.wait_for(lambda: met() or not self.running(), timeout)
+            if not met():
+                raise AssertionError(f"{self.name}: stats condition not met in {timeout} s, last "
+                                     f"{self.latest}; {self.stderr_text()}")
+            return self.latest
 
-    def _why(self, message: str) -> str:
-        code = self.process.poll()
-        if code is None:
-            return message
-        assert self.process.stderr is not None
-        return f"{message}; {self.args[0]} exited {code}: {self.process.stderr.read()}"
-
-    def stop(self, timeout: float = 10.0) -> dict:
+    def stop(self, timeout: float = 10.0) -> dict:  # type: ignore[override]
         """SIGTERM, then the summary line; the process must exit 0."""
-        self.process.send_signal(signal.SIGTERM)
-        summary = self.event("summary", timeout)
-        assert self.process.wait(timeout) == 0
-        return summary
+        assert super().stop(timeout) == 0, self.stderr_text()
+        return self.event("summary", timeout)
 
     def kill(self) -> None:
-        if self.process.poll() is None:
+        if self.running():
             self.process.kill()
-        self.process.wait()
-        self._reader.join(5)
+        super().stop()
 
 
 @contextlib.contextmanager
