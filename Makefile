@@ -5,8 +5,8 @@
 #   make test         every test: codec (each GF(2^8) kernel, ASan+UBSan,
 #                     fuzz corpora), shared vectors, WebAssembly build, the
 #                     emulated path (satlink, swf-tunnel) in namespaces, the
-#                     browser labs (Vitest, Playwright with Debian's chromium)
-#   make bench        every benchmark (JSON lines); make bench-codec: the codec's
+#                     backend (real runs), the browser labs (Playwright)
+#   make bench        every benchmark (JSON lines): bench-codec, bench-datapath
 #   make fuzz         libFuzzer on each fuzz target for FUZZ_SECONDS (clang)
 #   make deps         only the installation step
 
