@@ -3,10 +3,13 @@ satlab keeps host-wide state (locks of live runs, Hystart claims)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import platform
 import shutil
 import subprocess
 from pathlib import Path
+from typing import IO, Any
 
 from satlab.flows.registry import TRANSPORTS
 from satlab.tools import TOOLS_DIR
@@ -33,20 +36,72 @@ def transport_problem(name: str) -> str | None:
         TRANSPORTS[name].flow_class()
     except ImportError as error:
         return f"its implementation is not available ({error})"
+    if name == "tcp" and shutil.which("iperf3") is None:
+        return "iperf3 is not installed"
+    if name == "quic-ngtcp2" and not (program("gtlsclient") and program("gtlsserver")):
+        return "ngtcp2's gtlsclient and gtlsserver are not installed (Debian: ngtcp2-client ngtcp2-server)"
     return None
 
 
-def capabilities() -> dict[str, object]:
+def program(name: str) -> str | None:
+    """Where a program is; Debian installs some (gtlsserver) in /usr/sbin,
+    which a user's PATH may lack."""
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+
+
+def link_backend_problem(name: str) -> str | None:
+    """Why link backend `name` cannot run here, or None."""
+    if name == "satlink":
+        if not Path("/dev/net/tun").exists():
+            return "/dev/net/tun does not exist"
+        if not (TOOLS_DIR / "satlink").exists():
+            return f"{TOOLS_DIR / 'satlink'} does not exist: build the codec"
+    elif name == "netem" and not has_netem():
+        return "the kernel has no sch_netem (tc's network emulator qdisc)"
+    return None
+
+
+def capabilities() -> dict[str, Any]:
+    """What this host offers, in the shape GET /api/capabilities returns."""
+    kernel_ccs = congestion_controls()
+    transports = []
+    for info in TRANSPORTS.values():
+        ccs = [cc for cc in info.congestion_controls if info.name != "tcp" or cc in kernel_ccs]
+        problem = transport_problem(info.name)
+        transports.append({"name": info.name, "display_name": info.display_name, "colour": info.colour,
+                           "available": problem is None, "problem": problem, "congestion_controls": ccs,
+                           "uploads": info.uploads, "durations": info.durations})
     return {
         "root": os.geteuid() == 0,
-        "tun": Path("/dev/net/tun").exists(),
-        "netem": has_netem(),
-        "tcp_congestion_controls": congestion_controls(),
+        "kernel": platform.release(),
+        "link_backends": [{"name": name, "available": link_backend_problem(name) is None,
+                           "problem": link_backend_problem(name)} for name in ("satlink", "netem")],
+        "fec_tunnel": (TOOLS_DIR / "swf-tunnel").exists(),
         "cubic_hystart_parameter": HYSTART.exists(),
-        "iperf3": shutil.which("iperf3"),
-        "satlink": (TOOLS_DIR / "satlink").exists(),
-        "swf_tunnel": (TOOLS_DIR / "swf-tunnel").exists(),
-        "ngtcp2": bool(shutil.which("gtlsclient")
-                       and (shutil.which("gtlsserver") or Path("/usr/sbin/gtlsserver").exists())),
-        "transports": {name: transport_problem(name) or "available" for name in TRANSPORTS},
+        "transports": transports,
     }
+
+
+def try_claim(name: str) -> IO[str] | None:
+    """An exclusive flock on LOCK_DIR/name, held until the returned file is
+    closed or this process dies (the kernel drops it then, so a crash never
+    leaves a stale claim); None if another process holds it."""
+    LOCK_DIR.mkdir(parents=True, exist_ok=True)
+    lock = open(LOCK_DIR / name, "a")  # noqa: SIM115 (the caller owns it)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        return None
+    return lock
+
+
+def is_claimed(name: str) -> bool:
+    """True if a live process (this one included) holds LOCK_DIR/name."""
+    if not (LOCK_DIR / name).exists():
+        return False
+    lock = try_claim(name)
+    if lock is None:
+        return True
+    lock.close()
+    return False

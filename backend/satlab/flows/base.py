@@ -13,12 +13,14 @@ with satlab.process (they die with the backend) and stop them in stop().
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from satlab.plan import PlannedFlow
+from satlab.process import Child
 
 
 @dataclass
@@ -71,3 +73,29 @@ class Flow(ABC):
     @abstractmethod
     def stop(self) -> None:
         """Stop every process of the flow; safe to call twice and before start."""
+
+
+class ClientProcessFlow(Flow):
+    """A flow that is over when its client process exits (iperf3, ngtcp2's
+    gtlsclient); it times that process's whole life (details.wall_time_s)."""
+
+    def __init__(self, planned: PlannedFlow, workdir: Path):
+        super().__init__(planned, workdir)
+        self.client: Child | None = None
+        self._client_started = 0.0
+        self._client_ended: float | None = None
+
+    def start_client_process(self, args: list[str], name: str) -> None:
+        self.client = Child(args, self.planned.client_netns, name)
+        self._client_started = time.monotonic()
+
+    def done(self) -> bool:
+        if self.client is None or self.client.running():
+            return False
+        if self._client_ended is None:
+            self._client_ended = time.monotonic()
+        return True
+
+    @property
+    def wall_time_s(self) -> float:
+        return (self._client_ended or time.monotonic()) - self._client_started

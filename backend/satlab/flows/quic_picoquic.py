@@ -39,7 +39,6 @@ import os
 import signal
 import socket
 import ssl
-import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -58,6 +57,7 @@ from aiopquic.quic.events import (
 
 from satlab.flows.base import Flow, FlowResult, FlowSample
 from satlab.flows.registry import TRANSPORTS
+from satlab.flows.tls import CertificateError, endpoint, make_self_signed_cert
 from satlab.process import JsonLineChild
 
 # Names picoquic registers, matched exactly ("bbr1" is BBRv1, "bbr" is BBRv3).
@@ -155,33 +155,6 @@ def check_port_free(host: str, port: int) -> None:
 
 
 # ---------------------------------------------------------------- certificate
-
-
-def make_self_signed_cert(out_dir: str, address: str) -> tuple[str, str]:
-    """Write cert.pem and key.pem (EC P-256, self-signed for IP `address`) into out_dir.
-
-    Returns (cert_path, key_path). The client does not verify the chain; the
-    certificate only lets the TLS handshake of QUIC complete.
-    """
-    try:
-        ipaddress.ip_address(address)
-    except ValueError:
-        raise PeerError(f"--address must be an IP literal, got {address!r}.") from None
-    cert_path = os.path.join(out_dir, "cert.pem")
-    key_path = os.path.join(out_dir, "key.pem")
-    command = [
-        "openssl", "req", "-x509", "-newkey", "ec",
-        "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "30",
-        "-keyout", key_path, "-out", cert_path,
-        "-subj", "/CN=satlab", "-addext", f"subjectAltName=IP:{address}",
-    ]
-    result = subprocess.run(command, check=False, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise PeerError(
-            f"openssl could not make a self-signed certificate in {out_dir!r}: "
-            f"{result.stderr.strip()}"
-        )
-    return cert_path, key_path
 
 
 async def ticks(interval_s: float) -> AsyncIterator[float]:
@@ -563,10 +536,6 @@ def peer_command(role: str, *args: str) -> list[str]:
     return [sys.executable, "-m", "satlab.flows.quic_picoquic", role, *args]
 
 
-def endpoint(address: str, port: int) -> str:
-    return f"[{address}]:{port}" if ipaddress.ip_address(address).version == 6 else f"{address}:{port}"
-
-
 # ---------------------------------------------------------------- main
 
 
@@ -623,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         runner = run_server if args.role == "server" else run_client
         return asyncio.run(runner(args))
-    except PeerError as error:
+    except (PeerError, CertificateError) as error:
         fail(str(error))
 
 

@@ -38,5 +38,5 @@ TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
                   ("bbr1", "bbr", "cubic", "newreno", "dcubic", "fast", "prague", "c4"),
                   "satlab.flows.quic_picoquic:PicoquicFlow", uploads=False, durations=False),
     TransportInfo("quic-ngtcp2", "QUIC ngtcp2", "#2ca02c", ("cubic", "reno", "bbr", "bbr2"),
-                  "satlab.flows.quic_ngtcp2:Ngtcp2Flow"),
+                  "satlab.flows.quic_ngtcp2:Ngtcp2Flow", uploads=False, durations=False),
 ]}

@@ -3,19 +3,26 @@ in the client namespace; a download is iperf3's reverse mode (-R: the server
 sends). The congestion control is chosen per socket (-C): a namespace cannot
 switch its default to cubic (EPERM), and the client passes -C to the server.
 
-download_time_s is iperf3's own receiver time (sum_received.seconds): from
-the test start, once the data connection is established, to the last byte.
-It leaves out the connection set-up (one RTT for the handshake, and the
-control exchange); details.wall_time_s is the client's whole life.
+download_time_s runs from the data connection's SYN to its last byte, like
+the QUIC peers' (a request, then the response). iperf3's own receiver clock
+(sum_received.seconds, kept as details.transfer_time_s) starts later: when
+its TEST_START message arrives, which iperf3 sends once the data connection
+is up and its cookie has arrived, and with which the sender starts sending.
+So the first byte and the receiver's clock meet two round trips after the
+SYN (SYN/SYN-ACK, then cookie -> TEST_START) for a download, one and a half
+for an upload (the receiver, the server, starts its clock when it sends
+TEST_START). The round trip is the receiving socket's own, as its kernel
+measured it from the handshake (details.handshake_rtt_ms, read through ss
+while the transfer runs; a receiver sends no data, so nothing updates it
+later). details.wall_time_s is the client process's whole life.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
-from satlab.flows.base import Flow, FlowResult, FlowSample
+from satlab.flows.base import ClientProcessFlow, FlowResult, FlowSample
 from satlab.plan import PlannedFlow
 from satlab.process import Child
 from satlab.samplers import DataConnection, SocketStats
@@ -29,14 +36,13 @@ def _stats_for(netns: str) -> SocketStats:
     return _stats.setdefault(netns, SocketStats(netns))
 
 
-class Iperf3Flow(Flow):
+class Iperf3Flow(ClientProcessFlow):
     def __init__(self, planned: PlannedFlow, workdir: Path):
         super().__init__(planned, workdir)
         self.server: Child | None = None
-        self.client: Child | None = None
-        self._client_started = 0.0
-        self._client_ended: float | None = None
         self._data: DataConnection | None = None
+        self._handshake_rtt_ms: float | None = None
+        self._sender_min_rtt_ms: float | None = None
         self._report = workdir / "client.json"
 
     def start_server(self) -> None:
@@ -60,19 +66,11 @@ class Iperf3Flow(Flow):
         flow = self.planned
         amount = (["--bytes", str(flow.size_bytes)] if flow.size_bytes is not None
                   else ["--time", f"{flow.duration_s:g}"])
-        self.client = Child(["iperf3", "--client", flow.server_addr, "--port", str(flow.port),
-                             "--congestion", flow.cc, "--json", "--logfile", str(self._report),
-                             "--connect-timeout", "10000", *amount,
-                             *(["--reverse"] if flow.direction == "download" else [])],
-                            flow.client_netns, f"iperf3-client-{flow.index}")
-        self._client_started = time.monotonic()
-
-    def done(self) -> bool:
-        if self.client is None or self.client.running():
-            return False
-        if self._client_ended is None:
-            self._client_ended = time.monotonic()
-        return True
+        self.start_client_process(["iperf3", "--client", flow.server_addr, "--port", str(flow.port),
+                                   "--congestion", flow.cc, "--json", "--logfile", str(self._report),
+                                   "--connect-timeout", "10000", *amount,
+                                   *(["--reverse"] if flow.direction == "download" else [])],
+                                  f"iperf3-client-{flow.index}")
 
     def sample(self) -> FlowSample | None:
         if self._data is None:
@@ -80,10 +78,24 @@ class Iperf3Flow(Flow):
         sock = self._data.socket()
         if sock is None:
             return None
+        if self._handshake_rtt_ms is None:
+            self._handshake_rtt_ms = self._receiver_rtt_ms()
+        self._sender_min_rtt_ms = sock.number("minrtt") or self._sender_min_rtt_ms
         cwnd, mss = sock.number("cwnd"), sock.number("mss")
         return FlowSample(bytes_acked=int(sock.number("bytes_acked") or 0),
                           cwnd_bytes=int(cwnd * mss) if cwnd is not None and mss is not None else None,
                           rtt_ms=sock.number("rtt"), retransmissions=sock.retransmissions)
+
+    def _receiver_rtt_ms(self) -> float | None:
+        """The receiving data socket's RTT (its handshake's), once that socket
+        is told apart from the control connection by what it received."""
+        flow = self.planned
+        receiver_netns = flow.client_netns if flow.direction == "download" else flow.server_netns
+        sockets = [s for s in _stats_for(receiver_netns).sockets() if flow.port in (s.local_port, s.peer_port)]
+        data = max(sockets, key=lambda s: s.number("bytes_received") or 0, default=None)
+        if data is None or (data.number("bytes_received") or 0) <= DataConnection.CONTROL_BYTES_MAX:
+            return None
+        return data.number("rtt")
 
     def collect(self) -> FlowResult:
         assert self.client is not None
@@ -94,11 +106,19 @@ class Iperf3Flow(Flow):
                               f"JSON report (exit {self.client.process.returncode}): {self.client.stderr_text()}")
         end = report.get("end", {})
         received, sent = end.get("sum_received", {}), end.get("sum_sent", {})
+        transfer_s = received.get("seconds")
+        # A transfer too short to tell the receiver's socket apart: the sender's
+        # minimum RTT stands in (the handshake met an empty queue, as a first flow's does).
+        handshake_rtt_ms = self._handshake_rtt_ms or self._sender_min_rtt_ms
+        round_trips = 2.0 if self.planned.direction == "download" else 1.5
         details = {"sender_cc": end.get("sender_tcp_congestion"),
                    "receiver_cc": end.get("receiver_tcp_congestion"),
-                   "wall_time_s": (self._client_ended or time.monotonic()) - self._client_started}
+                   "transfer_time_s": transfer_s, "handshake_rtt_ms": handshake_rtt_ms,
+                   "handshake_rtt_measured": self._handshake_rtt_ms is not None,
+                   "wall_time_s": self.wall_time_s}
         return FlowResult(bytes=int(received.get("bytes", 0)),
-                          download_time_s=received.get("seconds"),
+                          download_time_s=(transfer_s + round_trips * handshake_rtt_ms / 1e3
+                                           if transfer_s and handshake_rtt_ms else None),
                           retransmissions=sent.get("retransmits"),
                           error=report.get("error"), details=details)
 
@@ -106,4 +126,5 @@ class Iperf3Flow(Flow):
         for child in (self.client, self.server):
             if child is not None:
                 child.stop()
-        _stats.pop(self.planned.sender_netns, None)
+        _stats.pop(self.planned.client_netns, None)
+        _stats.pop(self.planned.server_netns, None)
