@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from satlab import host, links, summary, topology, tunnel
+from satlab.cross_traffic import Iperf3CrossTraffic
 from satlab.flows.base import Flow, FlowSample
 from satlab.flows.registry import TRANSPORTS
 from satlab.hystart import cubic_hystart
 from satlab.plan import Plan, make_plan, new_run_id
 from satlab.process import JsonLineChild
-from satlab.samplers import counters
-from satlab.scenario import Scenario, ScenarioError
+from satlab.samplers import counters, netem_counters
+from satlab.scenario import Scenario, ScenarioError, Trace
 from satlab.tools import TOOLS_DIR
 
 Event = dict[str, Any]
@@ -72,21 +73,25 @@ def preflight(scenario: Scenario) -> None:
     problems = []
     if os.geteuid() != 0:
         problems.append("satlab run needs root (network namespaces and TUN devices)")
-    if scenario.path.link_backend == "netem":
-        if not host.has_netem():
-            problems.append("path.link_backend: netem needs the kernel's sch_netem, which this kernel "
-                            "lacks; use satlink")
-        else:
-            problems.append("path.link_backend: netem is not built yet in satlab; use satlink")
-    for name in ("satlink", "swf-tunnel") if scenario.tunnel is not None else ("satlink",):
+    if scenario.path.link_backend == "netem" and (problem := host.link_backend_problem("netem")):
+        problems.append(f"path.link_backend: netem cannot run on this host: {problem}; use satlink")
+    tools = []
+    if scenario.path.link_backend == "satlink" or scenario.path.lan is not None:
+        tools.append("satlink")
+    if scenario.tunnel is not None:
+        tools.append("swf-tunnel")
+    for name in tools:
         if not (TOOLS_DIR / name).exists():
             problems.append(f"{TOOLS_DIR / name} does not exist: build the codec (cmake -S codec -B build/codec "
                             "-G Ninja && cmake --build build/codec) or set SATLAB_TOOLS_DIR")
     for index, group in enumerate(scenario.flows):
         if (problem := host.transport_problem(group.transport)) is not None:
             problems.append(f"flows.{index}.transport: {group.transport} cannot run on this host: {problem}")
-        elif group.transport == "tcp" and shutil.which("iperf3") is None:
-            problems.append(f"flows.{index}.transport: tcp needs iperf3, which is not installed")
+    if scenario.cross_traffic and shutil.which("iperf3") is None:
+        problems.append("cross_traffic: needs iperf3, which is not installed")
+    for where, channel in scenario.channels():
+        if isinstance(channel, Trace) and not channel.file.is_file():
+            problems.append(f"{where}.file: {channel.file} is not a readable file")
     if scenario.hystart is not None and not host.HYSTART.exists():
         problems.append(f"flows: hystart needs {host.HYSTART}, which this kernel lacks")
     if problems:
@@ -111,6 +116,7 @@ class _Iteration:
         self.satlink: JsonLineChild | None = None
         self.lan: JsonLineChild | None = None
         self.tunnels: list[JsonLineChild] = []
+        self.cross_traffic: list[Iperf3CrossTraffic] = []
         self.summaries: dict[str, dict | None] = {}
         self.samples: dict[int, list[FlowSample]] = {}
 
@@ -127,8 +133,9 @@ class _Iteration:
             self._state("building")
             stack.enter_context(cubic_hystart(plan.hystart, plan.run_id))
             stack.enter_context(topology.namespaces(plan))
-            self.satlink = links.start_link(plan.satellite, "satlink")
-            stack.callback(self._stop_tool, "satlink", self.satlink)
+            if plan.satellite is not None:
+                self.satlink = links.start_link(plan.satellite, "satlink")
+                stack.callback(self._stop_tool, "link", self.satlink)
             if plan.lan is not None:
                 self.lan = links.start_link(plan.lan, "satlink-lan")
                 stack.callback(self._stop_tool, "lan", self.lan)
@@ -148,10 +155,20 @@ class _Iteration:
             for flow in flows:
                 flow.setup()
                 flow.start_server()
+            for planned_cross in plan.cross_traffic:
+                cross = Iperf3CrossTraffic(planned_cross, workdir / f"cross{planned_cross.index}")
+                stack.callback(cross.close)
+                self.cross_traffic.append(cross)
+                cross.start_server()
             self._state("running")
             self._drive(flows)
+            for cross in self.cross_traffic:
+                cross.stop()  # its time is over when the flows are done
             self._state("collecting")
             results = [flow.collect() for flow in flows]
+            cross_rows = [cross.collect() for cross in self.cross_traffic]
+            if plan.netem:
+                self.summaries["link"] = netem_counters(plan.netem)  # while its qdiscs exist
             stack.close()  # stop every process now, so the tools print their summaries
         flow_rows = [summary.flow_summary(p, r, self.samples[p.index], plan.iteration)
                      for p, r in zip(plan.flows, results, strict=True)]
@@ -163,15 +180,20 @@ class _Iteration:
         goodputs = [row["goodput_mbps"] for row in flow_rows if row["goodput_mbps"] is not None]
         return {"iteration": plan.iteration, "flows": flow_rows,
                 "jain_index": summary.jain_index(goodputs) if len(flow_rows) > 1 else None,
-                "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("satlink")),
-                "lan": summary.link_summary(self.summaries.get("lan")),
+                "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("link")),
+                "lan": summary.link_summary(self.summaries.get("lan")), "cross_traffic": cross_rows,
                 "seeds": plan.seeds, "plan": plan.to_dict()}
 
+    def _link_counters(self) -> dict | None:
+        return counters(self.satlink) if self.plan.satellite is not None else netem_counters(self.plan.netem)
+
     def _drive(self, flows: list[Flow]) -> None:
-        """Start clients at their offsets, sample at SAMPLE_HZ, until every flow is done."""
+        """Start clients and cross traffic at their offsets (cross traffic also
+        stops at its end), sample at SAMPLE_HZ, until every flow is done."""
         start = time.monotonic()
         limit = _time_limit_s(self.plan, self.scenario)
         pending = list(flows)
+        pending_cross = list(self.cross_traffic)
         previous: dict[int, tuple[float, int]] = {}
         tick = 0
         while True:
@@ -181,6 +203,12 @@ class _Iteration:
             for flow in [f for f in pending if f.planned.start_s <= now]:
                 flow.start_client()
                 pending.remove(flow)
+            for cross in [c for c in pending_cross if c.planned.start_s <= now]:
+                cross.start()
+                pending_cross.remove(cross)
+            for cross in self.cross_traffic:
+                if cross.planned.end_s is not None and cross.planned.end_s <= now:
+                    cross.stop()
             flow_samples = []
             for flow in flows:
                 sample = flow.sample() if not flow.done() else None
@@ -196,8 +224,10 @@ class _Iteration:
                     previous[index] = (now, sample.bytes_acked)
                 flow_samples.append({"flow": index, "goodput_mbps": goodput, **vars(sample)})
             self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
-                       "t_s": now, "flows": flow_samples, "link": counters(self.satlink),
-                       "lan": counters(self.lan), "tunnel": [counters(t) for t in self.tunnels]})
+                       "t_s": now, "flows": flow_samples, "link": self._link_counters(),
+                       "lan": counters(self.lan), "tunnel": [counters(t) for t in self.tunnels],
+                       "cross_traffic": [{"index": c.planned.index, "running": c.running()}
+                                         for c in self.cross_traffic]})
             if not pending and all(flow.done() for flow in flows):
                 return
             if now > limit:
@@ -228,6 +258,8 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
                 result.iterations.append(outcome)
                 result.flows.extend(outcome["flows"])
         failures = [f"iteration {f['iteration']} flow {f['flow']}: {f['error']}" for f in result.flows if f["error"]]
+        failures += [f"iteration {i['iteration']} cross traffic {c['index']}: {c['error']}"
+                     for i in result.iterations for c in i["cross_traffic"] if c["error"]]
         if failures:
             result.status, result.error = "failed", "; ".join(failures)
             on_event({"type": "error", "run_id": run_id, "message": result.error})

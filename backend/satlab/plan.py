@@ -8,11 +8,21 @@ give the same plan, so a run can be reproduced from what is stored with it.
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from satlab.scenario import Channel, Direction, Scenario
+from satlab.scenario import (
+    MAX_FLOWS,
+    Bernoulli,
+    Channel,
+    Direction,
+    GilbertElliottPacket,
+    Perfect,
+    SatellitePath,
+    Scenario,
+)
 
 # Every namespace of every run starts with this, so that a sweep finds the
 # leftovers of a crashed run (and nothing else).
@@ -20,6 +30,10 @@ NAME_PREFIX = "satlab-"
 MTU = 1500
 TUNNEL_PORT = 7000
 FIRST_FLOW_PORT = 5201
+# Right after the last port a flow can have: cross traffic never meets a flow.
+FIRST_CROSS_TRAFFIC_PORT = FIRST_FLOW_PORT + MAX_FLOWS
+IPV4_UDP_HEADER_BYTES = 28
+ETHERNET_HEADER_BYTES = 14
 ROLES = ("client", "terminal", "gateway", "server")
 
 
@@ -56,6 +70,26 @@ class PlannedLink:
 
 
 @dataclass(frozen=True)
+class PlannedVeth:
+    a_netns: str
+    a_dev: str
+    a_addr: str
+    b_netns: str
+    b_dev: str
+    b_addr: str
+    mtu: int
+    gso_max_segs: int | None = None  # None: the kernel's default
+
+
+@dataclass(frozen=True)
+class PlannedQdisc:
+    """A qdisc on a device's egress: `tc` + args, in netns."""
+    netns: str
+    dev: str
+    args: list[str]
+
+
+@dataclass(frozen=True)
 class PlannedTunnel:
     netns: str
     dev: str
@@ -86,6 +120,21 @@ class PlannedFlow:
 
 
 @dataclass(frozen=True)
+class PlannedCrossTraffic:
+    """A UDP stream from an iperf3 client (the sender) to an iperf3 server (the receiver)."""
+    index: int
+    link: str  # "return": the client sends to the server; "forward": the server sends to the client
+    rate_mbps: float  # of UDP payload (iperf3 --bitrate)
+    start_s: float
+    end_s: float | None  # None: until the flows are done
+    port: int
+    length_bytes: int  # UDP payload of a datagram: one IP packet of the access MTU
+    sender_netns: str
+    receiver_netns: str
+    receiver_addr: str
+
+
+@dataclass(frozen=True)
 class Plan:
     run_id: str
     iteration: int
@@ -95,11 +144,13 @@ class Plan:
     routes: dict[str, list[list[str]]]  # role -> `ip route add` argument lists
     sysctls: dict[str, dict[str, str]]  # role -> key -> value
     access_mtu: int  # of the devices beside the satellite link: what the tunnel can carry
-    veths: list[dict[str, str]]
-    satellite: PlannedLink
+    veths: list[PlannedVeth]
+    satellite: PlannedLink | None  # satlink; None with link_backend netem
+    netem: dict[str, PlannedQdisc]  # link_backend netem: direction -> its qdisc on the satellite veth pair
     lan: PlannedLink | None
     tunnel: list[PlannedTunnel]
     flows: list[PlannedFlow]
+    cross_traffic: list[PlannedCrossTraffic]
     seeds: dict[str, int]
     buffers_bytes: dict[str, int]  # direction -> drop-tail limit (a packet limit: packets x MTU at most)
     bdp_bytes: dict[str, int]
@@ -114,21 +165,78 @@ def _bdp_bytes(direction: Direction, rtt_ms: float) -> int:
     return round(direction.rate_mbps * 1e6 / 8 * rtt_ms / 1e3)
 
 
-def _link_args(ab: Direction, ba: Direction, rtt_ms: float, seeds: dict[str, int],
-               ab_name: str, ba_name: str, buffers: dict[str, int]) -> list[str]:
+def _buffer_bytes(direction: Direction, rtt_ms: float) -> int:
+    """The drop-tail limit in bytes (a packet limit: packets x MTU at most)."""
+    if direction.buffer.packets is not None:
+        return direction.buffer.packets * MTU
+    limit = direction.buffer.bytes or round(direction.buffer.bdp * _bdp_bytes(direction, rtt_ms))
+    return max(limit, MTU)
+
+
+def _link_args(ab: Direction, ba: Direction, seeds: dict[str, int], ab_name: str, ba_name: str,
+               buffers: dict[str, int]) -> list[str]:
     args = []
     for side, direction, name in (("ab", ab, ab_name), ("ba", ba, ba_name)):
         args += [f"--{side}-rate-mbps", f"{direction.rate_mbps:g}",
                  f"--{side}-delay-ms", f"{direction.delay_ms:g}"]
         if direction.buffer.packets is not None:
-            buffers[name] = direction.buffer.packets * MTU  # at most
             args += [f"--{side}-buffer-packets", str(direction.buffer.packets)]
         else:
-            limit = direction.buffer.bytes or round(direction.buffer.bdp * _bdp_bytes(direction, rtt_ms))
-            buffers[name] = max(limit, MTU)
             args += [f"--{side}-buffer-bytes", str(buffers[name])]
         args += [f"--{side}-channel", channel_spec(direction.channel, seeds[f"{name}.channel"])]
     return args
+
+
+def _percent(probability: float) -> str:
+    return f"{probability * 100:.12g}%"
+
+
+def netem_loss_args(channel: Channel) -> list[str]:
+    """netem's `loss` option for a channel. Bernoulli: `loss random P`.
+    Gilbert-Elliott per packet: `loss gemodel p r 1-h 1-k`, where netem's p
+    and r are the good -> bad and bad -> good transitions (libswf's p and q),
+    1-h the loss in the bad state (loss_bad) and 1-k the loss in the good
+    state (loss_good); both decide a packet's loss in the state it arrives
+    in, then move (sch_netem.c loss_gilb_ell; codec/src/channel.c). tc turns
+    1-h into the kernel's h itself. netem draws from the kernel's generator:
+    the plan's seeds do not reach it (iproute2 < 6.5 has no `seed`)."""
+    match channel:
+        case Perfect():
+            return []
+        case Bernoulli(loss=loss):
+            return ["loss", "random", _percent(loss)]
+        case GilbertElliottPacket(p=p, q=q, loss_good=loss_good, loss_bad=loss_bad):
+            return ["loss", "gemodel", _percent(p), _percent(q), _percent(loss_bad), _percent(loss_good)]
+    raise ValueError(f"netem cannot express channel model {channel.model}; use link_backend satlink")
+
+
+def netem_limit_packets(direction: Direction, buffer_bytes: int) -> int:
+    """netem's limit counts packets, and the packets it holds while they
+    propagate count too: the buffer as full-size packets, ceil(bytes / MTU),
+    plus the full-size packets the delay holds at the rate. A queue of small
+    packets (ACKs) therefore holds fewer bytes than satlink's."""
+    propagating_bytes = direction.rate_mbps * 1e6 / 8 * direction.delay_ms / 1e3
+    return math.ceil(buffer_bytes / MTU) + math.ceil(propagating_bytes / MTU)
+
+
+def netem_qdisc_args(dev: str, direction: Direction, buffer_bytes: int) -> list[str]:
+    """`tc` arguments that make dev's egress one direction of the satellite link."""
+    return ["qdisc", "add", "dev", dev, "root", "netem",
+            "limit", str(netem_limit_packets(direction, buffer_bytes)),
+            "delay", f"{direction.delay_ms:g}ms",
+            # netem times Ethernet frames; rate_mbps is of IP packets, as satlink's.
+            "rate", f"{direction.rate_mbps:g}mbit", str(-ETHERNET_HEADER_BYTES),
+            *netem_loss_args(direction.channel)]
+
+
+def _netem_link(path: SatellitePath, namespaces: dict[str, str], dev: str,
+                buffers: dict[str, int]) -> dict[str, PlannedQdisc]:
+    """The forward direction leaves through the gateway's end of the veth
+    pair, the return direction through the terminal's."""
+    return {"path.forward": PlannedQdisc(namespaces["gateway"], dev,
+                                         netem_qdisc_args(dev, path.forward, buffers["path.forward"])),
+            "path.return": PlannedQdisc(namespaces["terminal"], dev,
+                                        netem_qdisc_args(dev, path.return_, buffers["path.return"]))}
 
 
 def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
@@ -146,12 +254,23 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
 
     seeds = {"path.return.channel": seed_of("path.return.channel", path.return_.channel),
              "path.forward.channel": seed_of("path.forward.channel", path.forward.channel)}
-    buffers: dict[str, int] = {}
-    # satlink runs in the terminal (a) towards the gateway (b): a -> b is the return direction.
-    satellite = PlannedLink(
-        namespaces["terminal"], namespaces["gateway"], f"sat{run_id}", f"sat{run_id}",
-        f"{net}.1.1/24", f"{net}.1.2/24", MTU,
-        _link_args(path.return_, path.forward, rtt_ms, seeds, "path.return", "path.forward", buffers))
+    buffers = {"path.forward": _buffer_bytes(path.forward, rtt_ms), "path.return": _buffer_bytes(path.return_, rtt_ms)}
+    veths: list[PlannedVeth] = []
+    # netem takes whatever reaches it for one packet: a TCP sender's 64 kB GSO
+    # segment would cross the veths whole and meet one loss draw and one place
+    # in the limit. With netem, senders hand over MTU-sized packets.
+    gso_max_segs = 1 if path.link_backend == "netem" else None
+    satellite, netem = None, {}
+    if path.link_backend == "satlink":
+        # satlink runs in the terminal (a) towards the gateway (b): a -> b is the return direction.
+        satellite = PlannedLink(
+            namespaces["terminal"], namespaces["gateway"], f"sat{run_id}", f"sat{run_id}",
+            f"{net}.1.1/24", f"{net}.1.2/24", MTU,
+            _link_args(path.return_, path.forward, seeds, "path.return", "path.forward", buffers))
+    else:
+        veths.append(PlannedVeth(namespaces["terminal"], f"sat{run_id}", f"{net}.1.1/24",
+                                 namespaces["gateway"], f"sat{run_id}", f"{net}.1.2/24", MTU, gso_max_segs))
+        netem = _netem_link(path, namespaces, f"sat{run_id}", buffers)
 
     terminal_next, gateway_next = f"{net}.1.2", f"{net}.1.1"
     tunnels = []
@@ -171,7 +290,6 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
         terminal_next, gateway_next = f"{net}.3.2", f"{net}.3.1"
 
     lan = None
-    veths = []
     if path.lan is not None:
         lan_seeds = {f"path.lan.{side}.channel": seed_of(f"path.lan.{side}.channel", path.lan.channel)
                      for side in ("up", "down")}
@@ -185,10 +303,10 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
         lan = PlannedLink(namespaces["client"], namespaces["terminal"], f"lan{run_id}", f"lan{run_id}",
                           f"{net}.0.2/24", f"{net}.0.1/24", inner_mtu, args)
     else:
-        veths.append({"a_netns": namespaces["client"], "a_dev": f"lan{run_id}", "a_addr": f"{net}.0.2/24",
-                      "b_netns": namespaces["terminal"], "b_dev": f"lan{run_id}", "b_addr": f"{net}.0.1/24"})
-    veths.append({"a_netns": namespaces["gateway"], "a_dev": f"srv{run_id}", "a_addr": f"{net}.2.1/24",
-                  "b_netns": namespaces["server"], "b_dev": f"srv{run_id}", "b_addr": f"{net}.2.2/24"})
+        veths.append(PlannedVeth(namespaces["client"], f"lan{run_id}", f"{net}.0.2/24",
+                                 namespaces["terminal"], f"lan{run_id}", f"{net}.0.1/24", inner_mtu, gso_max_segs))
+    veths.append(PlannedVeth(namespaces["gateway"], f"srv{run_id}", f"{net}.2.1/24",
+                             namespaces["server"], f"srv{run_id}", f"{net}.2.2/24", inner_mtu, gso_max_segs))
 
     forward_bdp = _bdp_bytes(path.forward, rtt_ms)
     return_bdp = _bdp_bytes(path.return_, rtt_ms)
@@ -216,13 +334,21 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
                                      group.duration_s, group.start_s, group.direction,
                                      FIRST_FLOW_PORT + index, namespaces["client"], namespaces["server"],
                                      f"{net}.2.2"))
+    addresses = {"client": f"{net}.0.2", "terminal": f"{net}.0.1", "server": f"{net}.2.2", "gateway": f"{net}.2.1"}
+    cross_traffic = []
+    for index, cross in enumerate(scenario.cross_traffic):
+        sender, receiver = ("client", "server") if cross.link == "return" else ("server", "client")
+        cross_traffic.append(PlannedCrossTraffic(
+            index, cross.link, cross.rate_mbps, cross.start_s,
+            cross.start_s + cross.duration_s if cross.duration_s is not None else None,
+            FIRST_CROSS_TRAFFIC_PORT + index, inner_mtu - IPV4_UDP_HEADER_BYTES,
+            namespaces[sender], namespaces[receiver], addresses[receiver]))
     return Plan(
         run_id=run_id, iteration=iteration, namespaces=namespaces, subnet=f"{net}.0.0/16",
-        addresses={"client": f"{net}.0.2", "terminal": f"{net}.0.1", "server": f"{net}.2.2",
-                   "gateway": f"{net}.2.1"},
-        routes=routes, sysctls=sysctls,
+        addresses=addresses, routes=routes, sysctls=sysctls,
         # Packets must fit the tunnel's inner MTU: end hosts learn it from their own devices.
         access_mtu=inner_mtu,
-        veths=veths, satellite=satellite, lan=lan, tunnel=tunnels, flows=flows, seeds=seeds,
+        veths=veths, satellite=satellite, netem=netem, lan=lan, tunnel=tunnels, flows=flows,
+        cross_traffic=cross_traffic, seeds=seeds,
         buffers_bytes=buffers, bdp_bytes={"path.forward": forward_bdp, "path.return": return_bdp},
         base_rtt_ms=rtt_ms + 2 * (path.lan.delay_ms if path.lan else 0), hystart=scenario.hystart)

@@ -1,13 +1,15 @@
-"""Live metrics: kernel TCP sockets through `ss -tin`, and the satlink and
-tunnel counters from their stats lines."""
+"""Live metrics: kernel TCP sockets through `ss -tin`, the satlink and
+tunnel counters from their stats lines, and netem's through `tc -s`."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
 from dataclasses import dataclass
 
+from satlab.plan import ETHERNET_HEADER_BYTES, PlannedQdisc
 from satlab.process import JsonLineChild, run
 
 _FIELD = re.compile(r"(\w+):(\S+)")
@@ -114,3 +116,35 @@ def counters(child: JsonLineChild | None) -> dict | None:
     if child is None or child.latest is None:
         return None
     return {key: value for key, value in child.latest.items() if key != "event"}
+
+
+def parse_netem_stats(text: str) -> dict[str, int] | None:
+    """One direction of a netem link from `tc -s -j qdisc show dev X`, under
+    satlink's counter names where they mean the same: packets_out and
+    bytes_out (what left the link, after the delay; bytes of IP packets,
+    where tc counts Ethernet frames), in_flight_packets (queued or
+    propagating), and packets_in (every arrival was sent, dropped or is
+    still held). netem's own: in_flight_bytes, and drops, which it does not
+    split: satlink's drops_buffer + drops_channel. netem has nothing for
+    queue_bytes (it holds queued and propagating packets in one line),
+    bytes_in, drops_overflow, write_errors or lateness_ms."""
+    root = next((qdisc for qdisc in json.loads(text) if qdisc.get("root")), None)
+    if root is None or root.get("kind") != "netem":
+        return None
+    sent, dropped, held = root["packets"], root["drops"], root["qlen"]
+    return {"packets_in": sent + dropped + held, "packets_out": sent,
+            "bytes_out": root["bytes"] - ETHERNET_HEADER_BYTES * sent,
+            "in_flight_packets": held, "in_flight_bytes": root["backlog"] - ETHERNET_HEADER_BYTES * held,
+            "drops": dropped}
+
+
+def netem_counters(qdiscs: dict[str, PlannedQdisc]) -> dict | None:
+    """Both directions of a netem satellite link, shaped like satlink's stats
+    line: a is the terminal, so ab is the return direction and ba the forward."""
+    if not qdiscs:
+        return None
+
+    def read(qdisc: PlannedQdisc) -> dict[str, int] | None:
+        return parse_netem_stats(run(["tc", "-s", "-j", "qdisc", "show", "dev", qdisc.dev], qdisc.netns).stdout)
+
+    return {"ab": read(qdiscs["path.return"]), "ba": read(qdiscs["path.forward"])}

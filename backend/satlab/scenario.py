@@ -6,17 +6,20 @@ the dotted field path and what is allowed (see `ScenarioError`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from satlab.flows.registry import TRANSPORTS
 
 MAX_SIZE_BYTES = 10 << 30  # a 10 GiB download takes over 2 hours at 12 Mbit/s
 MAX_DURATION_S = 3600.0
 MAX_FLOWS = 16
+MAX_CROSS_TRAFFIC = 8
 SEED_MAX = 2**32 - 1  # libswf seeds are uint32
 
 
@@ -113,11 +116,30 @@ class Lan(Strict):
     channel: Channel = Perfect()
 
 
+# The loss models netem's `loss` option expresses (plan.netem_loss_args); the others need satlink.
+NETEM_CHANNELS = ("perfect", "bernoulli", "ge-packet")
+
+
 class SatellitePath(Strict):
     forward: Direction  # gateway -> terminal: what a download crosses
     return_: Direction = Field(alias="return")
     lan: Lan | None = None
     link_backend: Literal["satlink", "netem"] = "satlink"
+
+    @model_validator(mode="after")
+    def _netem_expresses_the_channels(self) -> SatellitePath:
+        if self.link_backend != "netem":
+            return self
+        problems = [InitErrorDetails(type=PydanticCustomError(
+                        "netem_channel", "netem cannot express this loss model; use link_backend satlink"),
+                        loc=(name, "channel"), input=direction.channel.model)
+                    for name, direction in (("forward", self.forward), ("return", self.return_))
+                    if direction.channel.model not in NETEM_CHANNELS]
+        if problems:
+            # A ValidationError keeps each problem's own field (path.forward.channel): a
+            # ValueError would name only `path`.
+            raise ValidationError.from_exception_data(type(self).__name__, problems)
+        return self
 
 
 class Tunnel(Strict):
@@ -164,6 +186,16 @@ class FlowGroup(Strict):
         return self
 
 
+class CrossTraffic(Strict):
+    """Background traffic across one direction of the satellite link: a
+    constant-rate UDP stream (iperf3 -u) that competes with the flows, on the
+    return link with a download's ACKs. It counts in no flow summary."""
+    link: Literal["return", "forward"] = "return"  # return: the client sends; forward: the server does
+    rate_mbps: float = Field(gt=0, le=10_000)  # of UDP payload (iperf3 --bitrate)
+    start_s: float = Field(default=0.0, ge=0, le=MAX_DURATION_S)
+    duration_s: float | None = Field(default=None, gt=0, le=MAX_DURATION_S)  # None: until the flows are done
+
+
 class Scenario(Strict):
     name: str = Field(default="unnamed", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
     description: str = ""
@@ -172,6 +204,7 @@ class Scenario(Strict):
     path: SatellitePath
     tunnel: Tunnel | None = None
     flows: list[FlowGroup] = Field(min_length=1)
+    cross_traffic: list[CrossTraffic] = Field(default_factory=list, max_length=MAX_CROSS_TRAFFIC)
 
     @model_validator(mode="after")
     def _limits(self) -> Scenario:
@@ -187,6 +220,20 @@ class Scenario(Strict):
     def hystart(self) -> bool | None:
         return next((group.hystart for group in self.flows if group.hystart is not None), None)
 
+    def channels(self) -> Iterator[tuple[str, Channel]]:
+        """Every channel of the path, with its dotted field path."""
+        yield "path.forward.channel", self.path.forward.channel
+        yield "path.return.channel", self.path.return_.channel
+        if self.path.lan is not None:
+            yield "path.lan.channel", self.path.lan.channel
+
+    def resolve_traces(self, base_dir: Path) -> None:
+        """Make relative trace files relative to base_dir (the scenario file's
+        directory), not to whatever the working directory happens to be."""
+        for _, channel in self.channels():
+            if isinstance(channel, Trace) and not channel.file.is_absolute():
+                channel.file = base_dir / channel.file
+
 
 class ScenarioError(ValueError):
     """An invalid scenario: one sentence per problem, each naming its field."""
@@ -200,13 +247,13 @@ def _describe(error: dict[str, Any]) -> str:
     # Discriminated unions put the tag in the location (path.forward.channel.bernoulli.loss):
     # a reader wrote `channel.loss`, so the tag is left out.
     location = [str(part) for part in error["loc"]
-                if not (isinstance(part, str) and part in _CHANNEL_TAGS)]
+                if not (isinstance(part, str) and part in CHANNEL_MODELS)]
     field = ".".join(location) or "scenario"
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "extra_forbidden":
         message = "is not a known field"
     elif error["type"] in ("union_tag_invalid", "union_tag_not_found"):
-        message = f"model must be one of {', '.join(sorted(_CHANNEL_TAGS))}"
+        message = f"model must be one of {', '.join(sorted(CHANNEL_MODELS))}"
     if "input" in error and error["type"] not in ("extra_forbidden", "missing"):
         shown = repr(error["input"])
         if len(shown) <= 60:
@@ -214,7 +261,7 @@ def _describe(error: dict[str, Any]) -> str:
     return f"{field}: {message}"
 
 
-_CHANNEL_TAGS = {"perfect", "bernoulli", "ge-packet", "ge-time", "outage", "trace"}
+CHANNEL_MODELS = ("perfect", "bernoulli", "ge-packet", "ge-time", "outage", "trace")
 
 
 def validate(data: Any) -> Scenario:
@@ -224,22 +271,19 @@ def validate(data: Any) -> Scenario:
         raise ScenarioError([_describe(e) for e in error.errors()]) from None
 
 
-def apply_override(data: dict[str, Any], assignment: str) -> None:
-    """Apply `dotted.path=value` to data in place; the value is a YAML scalar
-    (`12`, `0.5`, `true`, `cubic`, `null`) or a YAML flow mapping. A numeric
-    part indexes a list (flows.0.cc); the index just past its end appends."""
-    path, equals, text = assignment.partition("=")
-    if not equals or not path:
-        raise ScenarioError([f"--set {assignment!r}: expected dotted.path=value"])
-    value = yaml.safe_load(text) if text else ""
-    parts = path.split(".")
+def set_path(data: dict[str, Any], dotted_path: str, value: Any) -> None:
+    """Set the field at `dotted.path` of data to value, in place. A numeric
+    part indexes a list (flows.0.cc); the index just past its end appends;
+    missing or null mappings on the way are created. Errors name the path
+    as far as it was walked."""
+    parts = dotted_path.split(".")
     node: Any = data
     for depth, part in enumerate(parts):
         last = depth == len(parts) - 1
         where = ".".join(parts[:depth + 1])
         if isinstance(node, list):
             if not part.isdigit() or int(part) > len(node):
-                raise ScenarioError([f"--set {where}: no such list item (the list has {len(node)}; "
+                raise ScenarioError([f"{where}: no such list item (the list has {len(node)}; "
                                      f"index {len(node)} appends one)"])
             key: Any = int(part)
             if key == len(node):
@@ -247,13 +291,26 @@ def apply_override(data: dict[str, Any], assignment: str) -> None:
         elif isinstance(node, dict):
             key = part
         else:
-            raise ScenarioError([f"--set {where}: {'.'.join(parts[:depth])} is not a mapping"])
+            raise ScenarioError([f"{where}: {'.'.join(parts[:depth])} is not a mapping"])
         if last:
             node[key] = value
         else:
             if (node.get(key) if isinstance(node, dict) else node[key]) is None:
                 node[key] = {}
             node = node[key]
+
+
+def apply_override(data: dict[str, Any], assignment: str) -> None:
+    """Apply `dotted.path=value` to data in place (see set_path); the value is
+    a YAML scalar (`12`, `0.5`, `true`, `cubic`, `null`) or a YAML flow mapping."""
+    path, equals, text = assignment.partition("=")
+    if not equals or not path:
+        raise ScenarioError([f"--set {assignment!r}: expected dotted.path=value"])
+    value = yaml.safe_load(text) if text else ""
+    try:
+        set_path(data, path, value)
+    except ScenarioError as error:
+        raise ScenarioError([f"--set {problem}" for problem in error.problems]) from None
 
 
 def load(file: str | Path, overrides: list[str] = ()) -> Scenario:
@@ -268,4 +325,6 @@ def load(file: str | Path, overrides: list[str] = ()) -> Scenario:
         raise ScenarioError([f"{file}: a scenario is a mapping of fields"])
     for assignment in overrides:
         apply_override(data, assignment)
-    return validate(data)
+    scenario = validate(data)
+    scenario.resolve_traces(Path(file).parent)
+    return scenario

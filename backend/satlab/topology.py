@@ -54,7 +54,8 @@ def existing_namespaces() -> list[str]:
 @contextlib.contextmanager
 def namespaces(plan: Plan) -> Iterator[None]:
     """Create the run's namespaces with their sysctls, loopback and veth
-    pairs; remove them all on exit, whatever happened."""
+    pairs, and the netem qdiscs of the satellite link if it is one; remove
+    them all on exit, whatever happened."""
     created: list[str] = []
     try:
         for role, name in plan.namespaces.items():
@@ -64,12 +65,14 @@ def namespaces(plan: Plan) -> Iterator[None]:
             run(["sysctl", "-qw", *settings], netns=name)
             run(["ip", "-n", name, "link", "set", "lo", "up"])
         for veth in plan.veths:
-            run(["ip", "link", "add", veth["a_dev"], "netns", veth["a_netns"], "type", "veth",
-                 "peer", "name", veth["b_dev"], "netns", veth["b_netns"]])
-            for side in ("a", "b"):
-                netns, dev = veth[f"{side}_netns"], veth[f"{side}_dev"]
-                run(["ip", "-n", netns, "addr", "add", veth[f"{side}_addr"], "dev", dev])
-                run(["ip", "-n", netns, "link", "set", dev, "mtu", str(plan.access_mtu), "up"])
+            run(["ip", "link", "add", veth.a_dev, "netns", veth.a_netns, "type", "veth",
+                 "peer", "name", veth.b_dev, "netns", veth.b_netns])
+            gso = ["gso_max_segs", str(veth.gso_max_segs)] if veth.gso_max_segs is not None else []
+            for netns, dev, addr in ((veth.a_netns, veth.a_dev, veth.a_addr), (veth.b_netns, veth.b_dev, veth.b_addr)):
+                run(["ip", "-n", netns, "addr", "add", addr, "dev", dev])
+                run(["ip", "-n", netns, "link", "set", dev, "mtu", str(veth.mtu), *gso, "up"])
+        for qdisc in plan.netem.values():
+            run(["tc", *qdisc.args], netns=qdisc.netns)
         yield
     finally:
         for name in reversed(created):

@@ -108,3 +108,24 @@ def test_run_two_at_once_without_interference():
     assert [r.flows[0]["bytes"] >= 1_000_000 for r in results] == [True, True]
     assert host.HYSTART.read_text() == hystart_before
     assert namespaces_of(results[0].run_id) == namespaces_of(results[1].run_id) == []
+
+
+def test_run_starts_and_stops_cross_traffic_on_the_engines_clock():
+    scenario = load(LABS / "geo-ideal.yaml", [
+        "flows.0.size_bytes=1000000",
+        "cross_traffic=[{link: forward, rate_mbps: 1, start_s: 0.5, duration_s: 2.5}]"])
+    events = []
+    result = engine.run(scenario, events.append)
+    assert result.status == "done", result.error
+    samples = [event for event in events if event["type"] == "sample"]
+    running = [sample["t_s"] for sample in samples if sample["cross_traffic"][0]["running"]]
+    # Running from its offset to its end, give or take a tick late; the flow went on without it.
+    assert 0.5 <= running[0] < 1.0 and 2.5 < running[-1] < 3.0
+    assert running == [sample["t_s"] for sample in samples if 0.5 <= sample["t_s"] <= running[-1]]
+    assert samples[-1]["t_s"] > 3.5
+    (cross,) = result.iterations[0]["cross_traffic"]
+    # iperf3's set-up (about four round trips) comes out of its 2.5 s.
+    assert 0 < cross["seconds"] < 2.5
+    assert cross["sent_mbps"] == pytest.approx(1, rel=0.1)
+    assert cross["error"] is None
+    assert namespaces_of(result.run_id) == []

@@ -1,4 +1,4 @@
-from satlab.plan import NAME_PREFIX, channel_spec, derive_seed, make_plan
+from satlab.plan import FIRST_CROSS_TRAFFIC_PORT, NAME_PREFIX, channel_spec, derive_seed, make_plan
 from satlab.scenario import GilbertElliottTime, load
 from tests.conftest import LABS
 
@@ -37,7 +37,7 @@ def test_make_plan_names_everything_with_the_run_prefix():
     plan = make_plan(optical(), "a1b2c3")
     assert all(name.startswith(f"{NAME_PREFIX}a1b2c3-") for name in plan.namespaces.values())
     assert len(set(plan.namespaces.values())) == 4
-    devices = [plan.satellite.a_dev] + [v[f"{side}_dev"] for v in plan.veths for side in "ab"]
+    devices = [plan.satellite.a_dev] + [dev for v in plan.veths for dev in (v.a_dev, v.b_dev)]
     assert all(len(device) <= 15 for device in devices)
 
 
@@ -58,7 +58,7 @@ def test_make_plan_puts_a_lan_link_between_client_and_terminal():
     plan = make_plan(optical("path.lan.channel.model=bernoulli", "path.lan.channel.loss=0.01"), "a1b2c3")
     assert (plan.lan.a_netns, plan.lan.b_netns) == (plan.namespaces["client"], plan.namespaces["terminal"])
     assert plan.seeds["path.lan.up.channel"] != plan.seeds["path.lan.down.channel"]
-    assert [v["a_netns"] for v in plan.veths] == [plan.namespaces["gateway"]]
+    assert [v.a_netns for v in plan.veths] == [plan.namespaces["gateway"]]
 
 
 def test_channel_spec_names_every_parameter():
@@ -73,3 +73,31 @@ def test_make_plan_gives_the_lan_link_the_tunnel_mtu_and_leaves_the_bdp_alone():
     assert plan.satellite.mtu == 1500
     assert plan.bdp_bytes["path.forward"] == 750_000
     assert plan.base_rtt_ms == 510
+
+
+def test_make_plan_gives_the_veths_the_access_mtu_and_leaves_gso_alone_with_satlink():
+    plan = make_plan(optical("tunnel.k=5", "tunnel.z=100"), "a1b2c3")
+    assert [(v.mtu, v.gso_max_segs) for v in plan.veths] == [(1457, None), (1457, None)]
+    assert plan.netem == {}
+
+
+def test_make_plan_gives_cross_traffic_its_own_ports_after_every_flow_port():
+    plan = make_plan(optical("flows.0.count=16", "cross_traffic=[{rate_mbps: 1}, {link: forward, rate_mbps: 2, "
+                             "start_s: 5, duration_s: 10}]"), "a1b2c3")
+    flow_ports = {flow.port for flow in plan.flows}
+    first, second = plan.cross_traffic
+    assert {first.port, second.port}.isdisjoint(flow_ports)
+    assert min(first.port, second.port) == FIRST_CROSS_TRAFFIC_PORT > max(flow_ports)
+    assert (first.link, first.start_s, first.end_s) == ("return", 0, None)
+    assert (second.link, second.rate_mbps, second.start_s, second.end_s) == ("forward", 2, 5, 15)
+    # The iperf3 client always sends: for the forward link it runs beside the server.
+    assert (first.sender_netns, first.receiver_netns, first.receiver_addr) == (
+        plan.namespaces["client"], plan.namespaces["server"], plan.addresses["server"])
+    assert (second.sender_netns, second.receiver_netns, second.receiver_addr) == (
+        plan.namespaces["server"], plan.namespaces["client"], plan.addresses["client"])
+
+
+def test_make_plan_sizes_cross_traffic_datagrams_to_the_access_mtu():
+    assert make_plan(optical("cross_traffic=[{rate_mbps: 1}]"), "a1b2c3").cross_traffic[0].length_bytes == 1472
+    tunnelled = make_plan(optical("cross_traffic=[{rate_mbps: 1}]", "tunnel.k=5", "tunnel.z=100"), "a1b2c3")
+    assert tunnelled.cross_traffic[0].length_bytes == 1457 - 28

@@ -52,6 +52,17 @@ BAD_INPUTS = [
      "flows.0: quic-picoquic runs downloads only"),
     ("flows.0={transport: quic-picoquic, cc: bbr1, duration_s: 10}",
      "flows.0: quic-picoquic transfers a size; give size_bytes"),
+    ("cross_traffic=[{rate_mbps: 0}]", "cross_traffic.0.rate_mbps: Input should be greater than 0"),
+    ("cross_traffic=[{rate_mbps: 10001}]", "cross_traffic.0.rate_mbps: Input should be less than or equal to 10000"),
+    ("cross_traffic=[{rate_mbps: 1, link: sideways}]", "cross_traffic.0.link: Input should be 'return' or 'forward'"),
+    ("cross_traffic=[{rate_mbps: 1, start_s: -1}]",
+     "cross_traffic.0.start_s: Input should be greater than or equal to 0"),
+    ("cross_traffic=[{rate_mbps: 1, duration_s: 0}]", "cross_traffic.0.duration_s: Input should be greater than 0"),
+    ("cross_traffic=[{rate_mbps: 1, duration_s: 3601}]",
+     "cross_traffic.0.duration_s: Input should be less than or equal to 3600"),
+    ("cross_traffic=[{rate_mbps: 1, port: 5000}]", "cross_traffic.0.port: is not a known field"),
+    ("cross_traffic=[{link: return}]", "cross_traffic.0.rate_mbps: Field required"),
+    (f"cross_traffic=[{', '.join(['{rate_mbps: 1}'] * 9)}]", "cross_traffic: List should have at most 8 items"),
 ]
 
 
@@ -112,3 +123,60 @@ def test_apply_override_rejects_text_without_value():
 def test_load_rejects_a_missing_file(tmp_path):
     with pytest.raises(ScenarioError, match="cannot read the scenario file"):
         load(tmp_path / "absent.yaml")
+
+
+def test_validate_cross_traffic_defaults_to_the_return_link_from_the_start_until_the_flows_end():
+    data = geo_ideal()
+    data["cross_traffic"] = [{"rate_mbps": 2.5}]
+    (cross,) = validate(data).cross_traffic
+    assert (cross.link, cross.rate_mbps, cross.start_s, cross.duration_s) == ("return", 2.5, 0, None)
+
+
+def test_validate_scenario_has_no_cross_traffic_by_default():
+    assert validate(geo_ideal()).cross_traffic == []
+
+
+NETEM_INEXPRESSIBLE = [{"model": "ge-time", "p": 0.01, "q": 0.167, "step_ms": 10},
+                       {"model": "outage", "period_ms": 258, "duration_ms": 15.5},
+                       {"model": "trace", "file": "losses.txt"}]
+
+
+@pytest.mark.parametrize("direction", ["forward", "return"])
+@pytest.mark.parametrize("channel", NETEM_INEXPRESSIBLE, ids=[c["model"] for c in NETEM_INEXPRESSIBLE])
+def test_validate_netem_rejects_a_channel_it_cannot_express(direction, channel):
+    data = geo_ideal()
+    data["path"]["link_backend"] = "netem"
+    data["path"][direction]["channel"] = channel
+    with pytest.raises(ScenarioError) as error:
+        validate(data)
+    assert error.value.problems == [f"path.{direction}.channel: netem cannot express this loss model; "
+                                    f"use link_backend satlink (got {channel['model']!r})"]
+    data["path"]["link_backend"] = "satlink"
+    assert validate(data).path.link_backend == "satlink"
+
+
+def test_validate_netem_names_both_directions_it_cannot_express():
+    data = geo_ideal()
+    data["path"]["link_backend"] = "netem"
+    data["path"]["forward"]["channel"] = NETEM_INEXPRESSIBLE[0]
+    data["path"]["return"]["channel"] = NETEM_INEXPRESSIBLE[1]
+    with pytest.raises(ScenarioError) as error:
+        validate(data)
+    assert [problem.split(":")[0] for problem in error.value.problems] == ["path.forward.channel",
+                                                                          "path.return.channel"]
+
+
+def test_validate_netem_accepts_bernoulli_ge_packet_and_any_lan_channel():
+    data = geo_ideal()
+    data["path"]["link_backend"] = "netem"
+    data["path"]["forward"]["channel"] = {"model": "ge-packet", "p": 0.01, "q": 0.2}
+    data["path"]["return"]["channel"] = {"model": "bernoulli", "loss": 0.01}
+    data["path"]["lan"] = {"channel": NETEM_INEXPRESSIBLE[0]}  # the LAN segment stays satlink
+    assert validate(data).path.forward.channel.model == "ge-packet"
+
+
+def test_load_resolves_trace_files_beside_the_scenario_file(tmp_path):
+    scenario_file = tmp_path / "traced.yaml"
+    scenario_file.write_text((LABS / "geo-ideal.yaml").read_text())
+    scenario = load(scenario_file, ["path.forward.channel={model: trace, file: outages.txt}"])
+    assert scenario.path.forward.channel.file == tmp_path / "outages.txt"
