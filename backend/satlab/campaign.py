@@ -1,0 +1,214 @@
+"""Campaigns: one base scenario, a parameter matrix and iterations, expanded
+into one single-iteration scenario per run, every one validated before
+anything runs.
+
+```yaml
+name: cc-vs-fec
+scenario: geo-optical.yaml        # a file (beside the campaign file, else in labs/) or an inline mapping
+set: {flows.0.size_bytes: 2000000}   # fixed overrides: dotted path -> value
+matrix:                           # dotted path -> values; the Cartesian product, in key order
+  flows.0.cc: [cubic, bbr]
+  tunnel: [null, {k: 5, z: 100}]
+iterations: 3
+parallel: 1                       # runs at once
+seed: 7
+```
+
+Items are iteration-major: every configuration of iteration 0, then every
+configuration of iteration 1, and so on. Run in that order, a drift of the
+machine over time (load, thermal throttling) is spread evenly across the
+configurations instead of landing on the last ones, and a campaign stopped
+half-way holds complete iterations that compare configurations fairly.
+All configurations of one iteration share one seed (common random numbers:
+the same channel draws for each configuration make their difference the
+configuration's, not the dice's).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Annotated, Any
+
+import yaml
+from pydantic import ConfigDict, Field, ValidationError, model_validator
+
+from satlab import scenario as scenarios
+from satlab.plan import derive_seed
+from satlab.scenario import Scenario, ScenarioError, Seed, Strict, set_path
+
+MAX_VALUES_PER_KEY = 64
+MAX_RUNS = 10_000
+# Run names are f"{name}-c{configuration}-i{iteration}" and must fit a scenario name (64 characters).
+NAME_MAX = 64 - len(f"-c{MAX_RUNS - 1}-i{MAX_RUNS - 1}")
+# What the campaign decides for each run itself.
+RESERVED_PATHS = {"name": "the campaign names each run",
+                  "seed": "the campaign derives each run's seed from its own seed and the iteration",
+                  "iterations": "each run is one iteration; give iterations in the campaign"}
+
+
+class CampaignSpec(Strict):
+    model_config = ConfigDict(serialize_by_alias=True)  # "set", as written
+
+    name: str = Field(pattern=rf"^[A-Za-z0-9_.-]{{1,{NAME_MAX}}}$")
+    description: str = ""
+    scenario: str | dict[str, Any]
+    set_: dict[str, Any] = Field(default_factory=dict, alias="set")
+    matrix: dict[str, Annotated[list[Any], Field(min_length=1, max_length=MAX_VALUES_PER_KEY)]] = Field(
+        default_factory=dict)
+    iterations: int = Field(default=1, ge=1, le=MAX_RUNS)
+    parallel: int = Field(default=1, ge=1, le=8)
+    seed: Seed = 1
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CampaignSpec:
+        # Each message starts with the field it is about: see _describe.
+        for field, paths in (("set", self.set_), ("matrix", self.matrix)):
+            for path in paths:
+                if path in RESERVED_PATHS:
+                    raise ValueError(f"{field}.{path}: {RESERVED_PATHS[path]}")
+        for path in self.matrix:
+            if path in self.set_:
+                raise ValueError(f"matrix.{path}: also in set; give each path in one of them")
+        runs = self.configurations * self.iterations
+        if runs > MAX_RUNS:
+            raise ValueError(f"iterations: at most {MAX_RUNS} runs (configurations x iterations), got "
+                             f"{self.configurations} x {self.iterations} = {runs}")
+        return self
+
+    @property
+    def configurations(self) -> int:
+        count = 1
+        for values in self.matrix.values():
+            count *= len(values)
+        return count
+
+
+@dataclass(frozen=True)
+class CampaignItem:
+    item_index: int
+    configuration: int  # index into the matrix's Cartesian product, in key order
+    iteration: int
+    parameters: dict[str, Any]  # matrix path -> this configuration's value
+    scenario: Scenario  # one iteration, the campaign's seed for it, named after the item
+
+    def to_dict(self) -> dict[str, Any]:
+        """The item as the store keeps it (campaign_items)."""
+        return {"item_index": self.item_index, "configuration": self.configuration, "iteration": self.iteration,
+                "parameters": self.parameters, "scenario": scenario_dict(self.scenario)}
+
+
+def scenario_dict(scenario: Scenario) -> dict[str, Any]:
+    """A scenario as JSON-ready data that validates back to the same scenario."""
+    return scenario.model_dump(mode="json", by_alias=True)
+
+
+def format_value(value: Any) -> str:
+    """A parameter value as a person writes it: text as is, anything else as compact JSON."""
+    return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), default=str)
+
+
+def _describe(error: Any) -> str:
+    # The checks across fields (CampaignSpec._consistent) name their field in the message.
+    if not error["loc"]:
+        return error["msg"].removeprefix("Value error, ")
+    return scenarios._describe(error)
+
+
+def parse_spec(data: Any) -> CampaignSpec:
+    if not isinstance(data, dict):
+        raise ScenarioError(["campaign: a campaign is a mapping of fields"])
+    try:
+        return CampaignSpec.model_validate(data)
+    except ValidationError as error:
+        raise ScenarioError([_describe(e) for e in error.errors()]) from None
+
+
+def _read_yaml(file: Path, what: str) -> Any:
+    try:
+        return yaml.safe_load(file.read_text())
+    except OSError as error:
+        raise ScenarioError([f"{file}: cannot read the {what} file ({error.strerror})"]) from None
+    except yaml.YAMLError as error:
+        raise ScenarioError([f"{file}: not valid YAML ({error})"]) from None
+
+
+def _base_scenario(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> tuple[dict[str, Any], Path]:
+    """The base scenario's data, and the directory its relative trace files are in."""
+    if isinstance(spec.scenario, dict):
+        return spec.scenario, base_dir
+    # A lab may be named without its .yaml, as the labs list shows it.
+    names = [spec.scenario] if spec.scenario.endswith((".yaml", ".yml")) else [spec.scenario, f"{spec.scenario}.yaml"]
+    for directory in (base_dir, labs_dir):
+        for name in names:
+            file = directory / name
+            if file.is_file():
+                data = _read_yaml(file, "scenario")
+                if not isinstance(data, dict):
+                    raise ScenarioError([f"{file}: a scenario is a mapping of fields"])
+                return data, file.parent
+    raise ScenarioError([f"scenario: no scenario file {spec.scenario!r} in {base_dir} or {labs_dir}"])
+
+
+def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignItem]:
+    """Every run of the campaign, iteration-major; ScenarioError naming each
+    configuration that does not make a valid scenario."""
+    base_data, scenario_dir = _base_scenario(spec, base_dir, labs_dir)
+    base = copy.deepcopy(base_data)
+    problems = []
+    for path, value in spec.set_.items():
+        try:
+            set_path(base, path, copy.deepcopy(value))
+        except ScenarioError as error:
+            problems += [f"set {path}={format_value(value)}: {problem}" for problem in error.problems]
+    if problems:
+        raise ScenarioError(problems)
+    # Each configuration is validated once; its iterations differ only in name and seed.
+    configurations: list[tuple[dict[str, Any], Scenario]] = []
+    for index, values in enumerate(itertools.product(*spec.matrix.values())):
+        parameters = dict(zip(spec.matrix, values, strict=True))
+        where = (f"matrix {', '.join(f'{path}={format_value(value)}' for path, value in parameters.items())} "
+                 f"(configuration {index})") if parameters else "scenario"
+        data = copy.deepcopy(base)
+        try:
+            for path, value in parameters.items():
+                set_path(data, path, copy.deepcopy(value))
+            scenario = scenarios.validate(data)
+            scenario.resolve_traces(scenario_dir)
+            configurations.append((parameters, scenario))
+        except ScenarioError as error:
+            problems += [f"{where}: {problem}" for problem in error.problems]
+    if problems:
+        raise ScenarioError(problems)
+    items = []
+    for iteration in range(spec.iterations):
+        seed = derive_seed(spec.seed, iteration, "campaign")
+        for configuration, (parameters, scenario) in enumerate(configurations):
+            run = scenario.model_copy(update={"name": f"{spec.name}-c{configuration}-i{iteration}",
+                                              "seed": seed, "iterations": 1})
+            items.append(CampaignItem(len(items), configuration, iteration, parameters, run))
+    return items
+
+
+def load_campaign(file: str | Path, labs_dir: Path) -> tuple[CampaignSpec, list[CampaignItem]]:
+    """A campaign file (the command line: its scenario may be any path,
+    relative to the campaign file's directory, else to labs_dir)."""
+    file = Path(file)
+    data = _read_yaml(file, "campaign")
+    spec = parse_spec(data)
+    return spec, expand(spec, file.parent, labs_dir)
+
+
+def campaign_from_dict(data: Any, base_dir: Path, labs_dir: Path) -> tuple[CampaignSpec, list[CampaignItem]]:
+    """A campaign from untrusted input (the API): its scenario is inline, or a
+    relative path without `..`, looked up in base_dir and labs_dir only."""
+    spec = parse_spec(data)
+    if isinstance(spec.scenario, str):
+        name = PurePosixPath(spec.scenario)
+        if name.is_absolute() or ".." in name.parts:
+            raise ScenarioError([f"scenario: {spec.scenario!r} must name a lab file relative to the labs "
+                                 "directory, without '..', or be an inline scenario"])
+    return spec, expand(spec, base_dir, labs_dir)

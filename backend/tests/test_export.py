@@ -1,0 +1,179 @@
+import csv
+import io
+
+import pytest
+
+from satlab.export import (
+    FLOW_COLUMNS,
+    KIND_WRITERS,
+    campaign_csv,
+    flow_samples_csv,
+    link_samples_csv,
+    summary_csv,
+    tunnel_samples_csv,
+)
+from satlab.store import Store
+from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, run_result, sample_event
+
+UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_ratio", "_index")
+IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
+TEXT = {"run_id", "campaign_id", "name", "link", "direction", "transport", "cc", "status", "error", "flow_error"}
+MATRIX = {"flows.0.cc": ["cubic", "bbr"], "tunnel": [None, {"k": 5, "z": 100}]}
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "satlab.db") as opened:
+        opened.create_run("a1b2c3", SCENARIO, PROVENANCE)
+        for iteration in range(2):
+            for tick in range(3):
+                opened.add_sample(sample_event("a1b2c3", t_s=tick / 10, iteration=iteration))
+        opened.finish_run("a1b2c3", run_result("a1b2c3"))
+        yield opened
+
+
+@pytest.fixture
+def campaign(store):
+    """Four items of a 2 x 2 matrix: one done (run a1b2c3), one failed before
+    any flow, one pending, one cancelled."""
+    items = []
+    for index in range(4):
+        cc, tunnel = ("cubic", "bbr")[index // 2], MATRIX["tunnel"][index % 2]
+        items.append({"item_index": index, "configuration": index, "iteration": 0,
+                      "parameters": {"flows.0.cc": cc, "tunnel": tunnel},
+                      "scenario": {**SCENARIO, "name": f"sweep-c{index}-i0", "seed": 3141592653}})
+    store.create_campaign("c1", "sweep", {"name": "sweep", "matrix": MATRIX}, items)
+    store.set_item("c1", 0, "done", "a1b2c3")
+    store.create_run("d4e5f6", items[1]["scenario"], PROVENANCE, "c1", 1)
+    store.finish_run("d4e5f6", {"run_id": "d4e5f6", "status": "failed", "error": "satlink exited 1: no TUN",
+                                "flows": [], "iterations": []})
+    store.set_item("c1", 1, "failed", "d4e5f6")
+    store.set_item("c1", 3, "cancelled")
+    return "c1"
+
+
+def read(writer, store, key) -> list[dict[str, str]]:
+    out = io.StringIO()
+    writer(store, key, out)
+    return list(csv.DictReader(io.StringIO(out.getvalue())))
+
+
+def header(writer, store, key) -> list[str]:
+    out = io.StringIO()
+    writer(store, key, out)
+    return next(csv.reader(io.StringIO(out.getvalue())))
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_WRITERS))
+def test_every_numeric_column_carries_a_unit(store, campaign, kind):
+    key = campaign if kind == "campaign" else "a1b2c3"
+    rows = read(KIND_WRITERS[kind], store, key)
+    columns = [c for c in header(KIND_WRITERS[kind], store, key) if c not in MATRIX]
+    assert rows and len(columns) == len(set(columns))
+    for column in columns:
+        assert column in TEXT | IDENTIFIERS or column.endswith(UNIT_SUFFIXES), f"{kind}: {column} has no unit"
+        if column in TEXT:
+            assert not any(is_number(row[column]) for row in rows), f"{kind}: {column} holds numbers"
+
+
+@pytest.mark.parametrize(("writer", "first_columns"), [
+    (flow_samples_csv, ["run_id", "iteration", "t_s", "flow", "acked_bytes", "goodput_mbps", "cwnd_bytes"]),
+    (link_samples_csv, ["run_id", "iteration", "t_s", "link", "direction", "queue_bytes", "in_flight_packets"]),
+    (tunnel_samples_csv, ["run_id", "iteration", "t_s", "direction", "tx_plain_packets", "tx_source_packets"]),
+])
+def test_sample_writers_write_a_header_without_samples(store, writer, first_columns):
+    store.create_run("000000", SCENARIO, PROVENANCE)
+    out = io.StringIO()
+    writer(store, "000000", out)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1 and lines[0].split(",")[:len(first_columns)] == first_columns
+
+
+def test_flow_samples_csv_has_a_row_per_sample_and_flow(store):
+    rows = read(flow_samples_csv, store, "a1b2c3")
+    assert len(rows) == 2 * 3 * 2
+    assert rows[-1] == {"run_id": "a1b2c3", "iteration": "1", "t_s": "0.2", "flow": "1", "acked_bytes": "14050",
+                        "goodput_mbps": "0.2246738", "cwnd_bytes": "28100", "rtt_ms": "513.715",
+                        "retransmissions_packets": "2", "delivery_rate_mbps": ""}
+
+
+def test_link_samples_csv_names_directions(store):
+    rows = read(link_samples_csv, store, "a1b2c3")
+    first_tick = [(row["link"], row["direction"], row["in_packets"]) for row in rows[:4]]
+    assert first_tick == [("satellite", "forward", "76"), ("satellite", "return", "56"), ("lan", "down", "38"),
+                          ("lan", "up", "44")]
+    assert (rows[1]["channel_drops_packets"], rows[1]["lateness_p99_ms"]) == ("3", "0.03")
+
+
+def test_tunnel_samples_csv_pairs_sender_and_receiver(store):
+    forward = read(tunnel_samples_csv, store, "a1b2c3")[0]
+    assert forward["direction"] == "forward"
+    assert (forward["tx_source_packets"], forward["rx_source_packets"], forward["rx_lost_packets"],
+            forward["rx_recovered_packets"], forward["rx_decoding_delay_p99_ms"]) == ("46", "38", "5", "4", "40.1")
+
+
+def test_summary_csv_has_a_row_per_iteration_and_flow(store):
+    rows = read(summary_csv, store, "a1b2c3")
+    assert [(row["iteration"], row["flow"]) for row in rows] == [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")]
+    row = rows[3]
+    assert (row["run_id"], row["name"], row["status"], row["error"], row["seed"]) == (
+        "a1b2c3", "geo-optical", "done", "", "1")
+    assert (row["size_bytes"], row["goodput_mbps"], row["retransmissions_packets"], row["jain_index"]) == (
+        "300670", "1.09", "0", "0.99999")
+    assert (row["fec_forward_residual_loss_ratio"], row["fec_forward_recovered_packets"],
+            row["fec_forward_decoding_delay_p99_ms"], row["fec_return_decoding_delay_p99_ms"]) == (
+        "0.002", "9", "30.0", "")
+    assert (row["link_forward_channel_drops_packets"], row["lan_up_in_packets"]) == ("3", "458")
+
+
+def test_summary_csv_of_a_run_without_flows_has_one_row(store):
+    store.create_run("000000", SCENARIO, PROVENANCE)
+    store.finish_run("000000", {"run_id": "000000", "status": "failed", "error": "satlink exited 1",
+                                "flows": [], "iterations": []})
+    rows = read(summary_csv, store, "000000")
+    assert len(rows) == 1
+    assert (rows[0]["status"], rows[0]["error"], rows[0]["flow"], rows[0]["goodput_mbps"]) == (
+        "failed", "satlink exited 1", "", "")
+
+
+def test_summary_csv_reports_flow_errors_beside_the_run_error(store):
+    store.create_run("000000", SCENARIO, PROVENANCE)
+    outcome = iteration_outcome(0)
+    outcome["flows"][1] = {**outcome["flows"][1], "error": "iperf3 exited 1", "goodput_mbps": None}
+    store.finish_run("000000", {"run_id": "000000", "status": "failed", "error": "iteration 0 flow 1: iperf3 exited 1",
+                                "flows": outcome["flows"], "iterations": [outcome]})
+    rows = read(summary_csv, store, "000000")
+    assert [(row["flow_error"], row["error"]) for row in rows] == [
+        ("", "iteration 0 flow 1: iperf3 exited 1"), ("iperf3 exited 1", "iteration 0 flow 1: iperf3 exited 1")]
+
+
+def test_campaign_csv_has_parameter_columns_and_a_row_per_unfinished_item(store, campaign):
+    columns = header(campaign_csv, store, campaign)
+    assert columns[:9] == ["campaign_id", "item_index", "configuration", "iteration", "run_id", "status",
+                           "flows.0.cc", "tunnel", "seed"]
+    assert columns[9:] == [*FLOW_COLUMNS, "error"]
+    rows = read(campaign_csv, store, campaign)
+    assert [(row["item_index"], row["status"], row["run_id"], row["flow"]) for row in rows] == [
+        ("0", "done", "a1b2c3", "0"), ("0", "done", "a1b2c3", "1"), ("0", "done", "a1b2c3", "0"),
+        ("0", "done", "a1b2c3", "1"), ("1", "failed", "d4e5f6", ""), ("2", "pending", "", ""),
+        ("3", "cancelled", "", "")]
+    assert [(row["flows.0.cc"], row["tunnel"]) for row in rows[3:]] == [
+        ("cubic", "null"), ("cubic", '{"k":5,"z":100}'), ("bbr", "null"), ("bbr", '{"k":5,"z":100}')]
+    assert (rows[4]["error"], rows[4]["goodput_mbps"], rows[5]["seed"]) == ("satlink exited 1: no TUN", "",
+                                                                            "3141592653")
+    assert rows[0]["goodput_mbps"] == "1.1"
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_WRITERS))
+def test_writers_reject_an_unknown_id(store, kind):
+    what = "campaign" if kind == "campaign" else "run"
+    with pytest.raises(KeyError, match=f"no {what} 'zzz'"):
+        KIND_WRITERS[kind](store, "zzz", io.StringIO())
