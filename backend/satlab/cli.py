@@ -1,17 +1,33 @@
-"""satlab run | cleanup | doctor: the command-line face of the engine."""
+"""satlab run | campaign | export | runs | serve | doctor | cleanup: the
+command-line face of the engine (the same RunManager and store as the API)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import json
 import signal
 import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
-from satlab import engine, host, topology
+from satlab import engine, export, host, topology
+from satlab.campaign import load_campaign
+from satlab.runs import RunManager
 from satlab.scenario import ScenarioError, load
+from satlab.settings import Settings
+from satlab.store import Store
 
 EXIT_BAD_INPUT = 2
+EXIT_CANCELLED = 130
+
+
+def _say(text: str) -> None:
+    print(f"satlab: {text}", file=sys.stderr, flush=True)
 
 
 def _progress(event: dict[str, Any]) -> None:
@@ -19,9 +35,9 @@ def _progress(event: dict[str, Any]) -> None:
     kind = event["type"]
     if kind == "state":
         where = f" (iteration {event['iteration']})" if "iteration" in event else ""
-        print(f"satlab: run {event['run_id']} {event['state']}{where}", file=sys.stderr)
+        _say(f"run {event['run_id']} {event['state']}{where}")
     elif kind == "error":
-        print(f"satlab: error: {event['message']}", file=sys.stderr)
+        _say(f"error: {event['message']}")
     elif kind == "sample" and round(event["t_s"] * engine.SAMPLE_HZ) % engine.SAMPLE_HZ == 0:
         parts = [f"t={event['t_s']:5.1f}s"]
         for flow in event["flows"]:
@@ -29,32 +45,153 @@ def _progress(event: dict[str, Any]) -> None:
             parts.append(f"flow{flow['flow']}: acked={flow['bytes_acked']} "
                          f"goodput={'-' if goodput is None else f'{goodput:.2f}'}Mbit/s "
                          f"cwnd={flow['cwnd_bytes']} rtt={flow['rtt_ms']}ms")
-        print("satlab: " + "  ".join(parts), file=sys.stderr)
+        _say("  ".join(parts))
+
+
+@contextlib.contextmanager
+def _manager(args: argparse.Namespace, max_concurrent: int = 1) -> Iterator[RunManager]:
+    """A RunManager on the store, after sweeping what dead runs left; SIGINT,
+    SIGTERM and SIGHUP call on_signal (set by the command) instead of killing."""
+    if removed := topology.sweep():
+        _say(f"removed {len(removed)} namespaces left by crashed runs")
+    with Store(args.db) as store:
+        manager = RunManager(store, max_concurrent)
+        try:
+            yield manager
+        finally:
+            manager.shutdown()
+
+
+def _on_signals(handler: Callable[[], None]) -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, lambda *_: handler())
+
+
+def _wait(condition: Callable[[], bool]) -> None:
+    """Block the main thread (so signals are handled) until condition holds."""
+    while not condition():
+        time.sleep(0.1)
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        scenario = load(args.file, args.set or [])
-        if removed := topology.sweep():
-            print(f"satlab: removed {len(removed)} namespaces left by crashed runs", file=sys.stderr)
-        cancel = engine.CancelToken()
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-            signal.signal(signum, lambda *_: cancel.cancel())
-        result = engine.run(scenario, _progress, cancel)
-    except ScenarioError as error:
-        for problem in error.problems:
-            print(f"satlab: {problem}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    scenario = load(args.file, args.set or [])
+    with _manager(args) as manager:
+        unsubscribe = manager.broker.subscribe(_progress)
+        run_id = manager.submit(scenario)
+        _on_signals(lambda: manager.cancel(run_id))
+        _wait(lambda: manager.wait(run_id, 0) is not None)
+        unsubscribe()
+        run = manager.store.get_run(run_id)
+    result = run["result"]
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(result))
     else:
-        for flow in result.flows:
+        for flow in result["flows"]:
             time_s, goodput = flow["download_time_s"], flow["goodput_mbps"]
             print(f"iteration {flow['iteration']} flow {flow['flow']} {flow['transport']}/{flow['cc']}: "
                   f"{flow['bytes']} bytes in {'-' if time_s is None else f'{time_s:.2f}'} s, "
                   f"{'-' if goodput is None else f'{goodput:.2f}'} Mbit/s, "
                   f"{flow['retransmissions']} retransmissions")
-    return {"done": 0, "cancelled": 130}.get(result.status, 1)
+        _say(f"run {run_id} is stored in {args.db}: satlab export summary {run_id}")
+    return {"done": 0, "cancelled": EXIT_CANCELLED}.get(result["status"], 1)
+
+
+class ProgressBar:
+    """A campaign's progress on stderr: redrawn in place on a terminal, a line per change otherwise."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: Any = sys.stderr):
+        self.stream = stream
+        self.started = time.monotonic()
+        self.tty = stream.isatty()
+        self._lock = threading.Lock()
+
+    def update(self, event: dict[str, Any]) -> None:
+        if event["type"] != "campaign":
+            return
+        progress = event["progress"]
+        finished = progress["done"] + progress["failed"] + progress["cancelled"]
+        filled = round(self.WIDTH * finished / progress["total"]) if progress["total"] else self.WIDTH
+        elapsed = int(time.monotonic() - self.started)
+        line = (f"campaign {event['campaign_id']} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
+                f"{finished}/{progress['total']} runs: {progress['done']} done, {progress['failed']} failed, "
+                f"{progress['running']} running; {elapsed // 60}:{elapsed % 60:02d} elapsed")
+        with self._lock:
+            self.stream.write(f"\r{line}" if self.tty else f"{line}\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+
+
+def _campaign(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    bar = ProgressBar()
+    with _manager(args, max_concurrent=args.parallel or 8) as manager:
+        # This process runs one campaign: every campaign event is its progress.
+        unsubscribe = manager.broker.subscribe(bar.update)
+        if args.resume:
+            campaign_id = args.resume
+            if manager.store.get_campaign(campaign_id) is None:
+                raise ScenarioError([f"--resume: there is no campaign {campaign_id!r} in {args.db}"])
+            manager.resume_campaign(campaign_id)
+        else:
+            spec, items = load_campaign(args.file, settings.labs_dir)
+            if args.parallel:
+                spec = spec.model_copy(update={"parallel": args.parallel})
+            campaign_id = manager.start_campaign(spec, items)
+        _on_signals(lambda: manager.cancel_campaign(campaign_id))
+
+        def finished() -> bool:
+            return manager.store.get_campaign(campaign_id)["status"] != "running"
+        _wait(finished)
+        unsubscribe()
+        bar.close()
+        campaign = manager.store.get_campaign(campaign_id)
+    if args.json:
+        print(json.dumps({key: campaign[key] for key in ("campaign_id", "name", "status", "progress")}))
+    if campaign["status"] == "cancelled":
+        _say(f"campaign {campaign_id} cancelled; resume it with: satlab campaign --resume {campaign_id}")
+        return EXIT_CANCELLED
+    _say(f"campaign {campaign_id} {campaign['status']}: satlab export campaign {campaign_id} -o results.csv")
+    return 1 if campaign["progress"]["failed"] else 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    with Store(args.db) as store:
+        out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
+        try:
+            export.KIND_WRITERS[args.kind](store, args.id, out)
+        except KeyError as error:
+            raise ScenarioError([f"{args.kind} {args.id}: {error.args[0]} in {args.db}"]) from None
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    return 0
+
+
+def _runs(args: argparse.Namespace) -> int:
+    with Store(args.db) as store:
+        runs, count = store.list_runs(campaign_id=args.campaign, limit=args.limit)
+    for run in runs:
+        started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run["created_at"]))
+        print(f"{run['run_id']}  {started}  {run['status']:9}  {run['name']}"
+              + (f"  ({run['error']})" if run["error"] else ""))
+    if count > len(runs):
+        print(f"… {count - len(runs)} older runs (--limit)")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from satlab.api.main import create_app
+    settings = dataclasses.replace(Settings.from_env(), db_path=Path(args.db))
+    _say(f"the lab on http://{args.host}:{args.port}/ (API documentation: /api/docs); Ctrl-C stops")
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 def _cleanup(_: argparse.Namespace) -> int:
@@ -71,17 +208,51 @@ def _doctor(_: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="satlab", description="Transport experiments over emulated GEO paths.")
+    parser.add_argument("--db", default=str(Settings.from_env().db_path),
+                        help="the SQLite store (default: $SATLAB_DB or /var/lib/satlab/satlab.db)")
     commands = parser.add_subparsers(dest="command", required=True)
+
     run = commands.add_parser("run", help="run a scenario file")
     run.add_argument("file")
     run.add_argument("--set", action="append", metavar="DOTTED.PATH=VALUE",
                      help="override a field (a YAML scalar), e.g. --set flows.0.cc=bbr")
     run.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     run.set_defaults(handler=_run)
+
+    campaign = commands.add_parser("campaign", help="run a campaign file (a parameter matrix x iterations)")
+    which = campaign.add_mutually_exclusive_group(required=True)
+    which.add_argument("file", nargs="?")
+    which.add_argument("--resume", metavar="CAMPAIGN_ID", help="run what an interrupted campaign has left")
+    campaign.add_argument("--parallel", type=int, choices=range(1, 9), metavar="1..8",
+                          help="runs at once (default: the campaign's `parallel`)")
+    campaign.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")
+    campaign.set_defaults(handler=_campaign)
+
+    exporter = commands.add_parser("export", help="write a run's or a campaign's results as CSV")
+    exporter.add_argument("kind", choices=sorted(export.KIND_WRITERS))
+    exporter.add_argument("id", help="a run id, or a campaign id for kind campaign")
+    exporter.add_argument("-o", "--output", help="a file (default: stdout)")
+    exporter.set_defaults(handler=_export)
+
+    listing = commands.add_parser("runs", help="list the stored runs, newest first")
+    listing.add_argument("--campaign", help="only this campaign's runs")
+    listing.add_argument("--limit", type=int, default=50)
+    listing.set_defaults(handler=_runs)
+
+    serve = commands.add_parser("serve", help="the HTTP API and the web UI")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(handler=_serve)
+
     commands.add_parser("cleanup", help="remove leftovers of crashed runs").set_defaults(handler=_cleanup)
     commands.add_parser("doctor", help="what this host offers").set_defaults(handler=_doctor)
     args = parser.parse_args(argv)
-    return args.handler(args)
+    try:
+        return args.handler(args)
+    except ScenarioError as error:
+        for problem in error.problems:
+            _say(problem)
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,16 @@ def missing_capability() -> str | None:
         if not (TOOLS_DIR / tool).exists():
             return f"needs {TOOLS_DIR / tool}: build the codec"
     return None
+
+
+def pytest_configure(config):
+    # Runs the tests start through the CLI are stored in a scratch database,
+    # never in the host's (/var/lib/satlab).
+    os.environ["SATLAB_DB"] = str(Path(tempfile.mkdtemp(prefix="satlab-test-db-")) / "satlab.db")
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(Path(os.environ["SATLAB_DB"]).parent, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items):

@@ -1,5 +1,6 @@
 """satlab run / cleanup / doctor as a user runs them."""
 
+import csv
 import json
 import os
 import signal
@@ -97,4 +98,47 @@ def test_cleanup_removes_what_a_killed_run_left():
 def test_doctor_lists_the_host_capabilities():
     done = subprocess.run(SATLAB + ["doctor"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0
-    assert "netem:" in done.stdout and "transports:" in done.stdout
+    assert "link_backends:" in done.stdout and "transports:" in done.stdout
+
+
+def write_campaign(tmp_path: Path, **changes) -> Path:
+    spec = {"name": "cli", "scenario": "geo-ideal.yaml",
+            "set": {"flows.0.size_bytes": 200_000, "flows.0.hystart": None},
+            "matrix": {"flows.0.cc": ["cubic", "bbr"]}, "iterations": 1, "parallel": 2, "seed": 5, **changes}
+    path = tmp_path / "campaign.yaml"
+    path.write_text(json.dumps(spec))  # JSON is YAML
+    return path
+
+
+def test_campaign_with_a_bad_matrix_exits_2_naming_the_entry(tmp_path):
+    file = write_campaign(tmp_path, matrix={"flows.0.cc": ["cubic", "westwood"]})
+    done = subprocess.run(SATLAB + ["campaign", str(file)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert "flows.0.cc=westwood" in done.stderr
+
+
+@pytest.mark.needs_root
+def test_campaign_shows_progress_and_exports_a_row_per_run(tmp_path):
+    db = str(tmp_path / "satlab.db")
+    done = subprocess.run(SATLAB + ["--db", db, "campaign", str(write_campaign(tmp_path)), "--json"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "2/2 runs: 2 done, 0 failed" in done.stderr
+    campaign = json.loads(done.stdout)
+    assert campaign["status"] == "done"
+    out = tmp_path / "results.csv"
+    exported = subprocess.run(SATLAB + ["--db", db, "export", "campaign", campaign["campaign_id"], "-o", str(out)],
+                              capture_output=True, text=True, timeout=30)
+    assert exported.returncode == 0, exported.stderr
+    rows = list(csv.DictReader(out.open()))
+    assert sorted(row["flows.0.cc"] for row in rows) == ["bbr", "cubic"]
+    listing = subprocess.run(SATLAB + ["--db", db, "runs", "--campaign", campaign["campaign_id"]],
+                             capture_output=True, text=True, timeout=30)
+    assert listing.stdout.count(" done ") == 2
+
+
+def test_export_of_an_unknown_run_exits_2(tmp_path):
+    done = subprocess.run(SATLAB + ["--db", str(tmp_path / "satlab.db"), "export", "summary", "ffffff"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2
+    assert "ffffff" in done.stderr

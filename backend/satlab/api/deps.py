@@ -1,0 +1,29 @@
+"""What routes receive from the application (typed dependency aliases)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
+
+from satlab.runs import RunManager
+from satlab.settings import Settings
+from satlab.store import Store
+
+
+def get_manager(connection: HTTPConnection) -> RunManager:
+    return connection.app.state.manager
+
+
+def get_settings(connection: HTTPConnection) -> Settings:
+    return connection.app.state.settings
+
+
+def get_store(connection: HTTPConnection) -> Store:
+    return connection.app.state.manager.store
+
+
+ManagerDep = Annotated[RunManager, Depends(get_manager)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+StoreDep = Annotated[Store, Depends(get_store)]

@@ -1,0 +1,96 @@
+"""Campaigns: a parameter matrix x iterations over one scenario."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, HTTPException, Response, WebSocket, status
+
+from satlab import export
+from satlab.api.deps import ManagerDep, SettingsDep, StoreDep
+from satlab.api.models import CampaignDetail, CampaignsPublic, Message
+from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
+from satlab.api.stream import forward_events
+from satlab.campaign import campaign_from_dict
+from satlab.labs import confine_traces
+
+router = APIRouter(prefix="/campaigns", tags=["campaigns"])
+
+CAMPAIGN_NOT_FOUND = "Campaign not found"
+EXAMPLE = {"name": "cubic-vs-bbr", "scenario": "geo-optical", "set": {"flows.0.size_bytes": 2000000},
+           "matrix": {"flows.0.cc": ["cubic", "bbr"], "tunnel": [None, {"k": 5, "z": 100}]},
+           "iterations": 3, "parallel": 1, "seed": 1}
+
+
+def _campaign_or_404(store: StoreDep, campaign_id: str) -> dict[str, Any]:
+    return found(store.get_campaign(campaign_id), "Campaign")
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=CampaignDetail,
+             responses={422: {"description": "The campaign or one of its scenarios is invalid; "
+                                             "each problem names its field."}})
+def create_campaign(manager: ManagerDep, settings: SettingsDep,
+                    spec: Annotated[dict[str, Any], Body(examples=[EXAMPLE])]) -> dict[str, Any]:
+    """The body is a campaign file as JSON; `scenario` names a lab or is a
+    whole scenario. Every run is validated before the first starts."""
+    spec_model, items = campaign_from_dict(spec, settings.labs_dir, settings.labs_dir)
+    for item in items:
+        confine_traces(item.scenario, settings.labs_dir)
+    campaign_id = manager.start_campaign(spec_model, items)
+    return manager.store.get_campaign(campaign_id)
+
+
+@router.get("", response_model=CampaignsPublic)
+def list_campaigns(store: StoreDep) -> dict[str, Any]:
+    campaigns, count = store.list_campaigns()
+    return {"data": campaigns, "count": count}
+
+
+@router.get("/{campaign_id}", response_model=CampaignDetail, responses={404: {"model": Message}})
+def get_campaign(campaign_id: str, store: StoreDep) -> dict[str, Any]:
+    return _campaign_or_404(store, campaign_id)
+
+
+@router.post("/{campaign_id}/cancel", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
+             responses={404: {"model": Message}, 409: {"model": Message}})
+def cancel_campaign(campaign_id: str, manager: ManagerDep) -> dict[str, str]:
+    campaign = _campaign_or_404(manager.store, campaign_id)
+    if not manager.cancel_campaign(campaign_id):
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The campaign is {campaign['status']}, not running.")
+    return {"message": "The campaign is being cancelled; POST .../resume runs what it has left."}
+
+
+@router.post("/{campaign_id}/resume", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
+             responses={404: {"model": Message}, 409: {"model": Message}})
+def resume_campaign(campaign_id: str, manager: ManagerDep) -> dict[str, str]:
+    campaign = _campaign_or_404(manager.store, campaign_id)
+    if campaign["status"] == "done":
+        raise HTTPException(status.HTTP_409_CONFLICT, detail="The campaign is done: every run has run.")
+    manager.resume_campaign(campaign_id)
+    return {"message": "The campaign runs what it has left."}
+
+
+@router.get("/{campaign_id}/csv", response_class=Response, responses=CSV_RESPONSES)
+def export_campaign(campaign_id: str, store: StoreDep) -> Response:
+    """One row per run and flow, one column per matrix parameter."""
+    _campaign_or_404(store, campaign_id)
+    return csv_attachment(lambda out: export.campaign_csv(store, campaign_id, out), f"satlab-{campaign_id}.csv")
+
+
+@router.websocket("/{campaign_id}/stream")
+async def stream_campaign(websocket: WebSocket, campaign_id: str, manager: ManagerDep) -> None:
+    """First {"type": "campaign", "status", "progress"}, then the state of each
+    of its runs and the progress after each, until the campaign is over."""
+    await websocket.accept()
+    if manager.store.get_campaign(campaign_id) is None:
+        await websocket.close(code=4404, reason=CAMPAIGN_NOT_FOUND)
+        return
+
+    def snapshot() -> dict[str, Any]:
+        campaign = manager.store.get_campaign(campaign_id)
+        return {"type": "campaign", "campaign_id": campaign_id, "status": campaign["status"],
+                "progress": campaign["progress"]}
+
+    await forward_events(websocket, manager, campaign_id, snapshot,
+                         lambda event: event["type"] == "campaign" and event["status"] != "running",
+                         wanted=lambda event: event["type"] != "sample")

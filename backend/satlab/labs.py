@@ -1,0 +1,56 @@
+"""The presets in labs/: scenario files a user picks by name."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from satlab.scenario import Scenario, ScenarioError, Trace, load
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def lab_file(labs_dir: Path, name: str) -> Path:
+    """The file of lab `name`; ScenarioError if there is none (names never
+    reach outside labs_dir)."""
+    path = labs_dir / f"{name}.yaml"
+    if not _NAME.match(name) or not path.is_file():
+        known = ", ".join(lab["name"] for lab in list_labs(labs_dir)) or "none"
+        raise ScenarioError([f"lab: there is no lab {name!r}; known labs: {known}"])
+    return path
+
+
+def load_lab(labs_dir: Path, name: str, overrides: list[str] = ()) -> Scenario:
+    return load(lab_file(labs_dir, name), overrides)
+
+
+def list_labs(labs_dir: Path) -> list[dict[str, Any]]:
+    """Every scenario file of labs_dir, by name, with its description (or
+    why it does not load, so that a broken preset is visible, not hidden)."""
+    labs = []
+    for path in sorted(labs_dir.glob("*.yaml")):
+        lab: dict[str, Any] = {"name": path.stem}
+        try:
+            scenario = load(path)
+            lab.update(title=scenario.name, description=scenario.description, error=None)
+        except ScenarioError as error:
+            lab.update(title=path.stem, description="", error=str(error))
+        labs.append(lab)
+    return labs
+
+
+def confine_traces(scenario: Scenario, labs_dir: Path) -> None:
+    """For untrusted input (the API): trace files are read from labs_dir only;
+    a relative one is relative to it."""
+    problems = []
+    for where, channel in scenario.channels():
+        if isinstance(channel, Trace):
+            file = (labs_dir / channel.file).resolve()
+            if file.is_relative_to(labs_dir.resolve()):
+                channel.file = file
+            else:
+                problems.append(f"{where}.file: trace files are read from the labs directory only; give a "
+                                f"path relative to it (got {str(channel.file)!r})")
+    if problems:
+        raise ScenarioError(problems)
