@@ -1,12 +1,14 @@
 # satlab — the two commands of a new user are `make run` and `make test`.
 # Both install what is missing (idempotently), build, then run.
 #
-#   make run          the lab on http://127.0.0.1:8000 (today: the browser labs)
+#   make run          the lab on http://127.0.0.1:8000: the web UI and the API
+#                     (/api/docs); runs need root
 #   make test         every test: codec (each GF(2^8) kernel, ASan+UBSan,
 #                     fuzz corpora), shared vectors, WebAssembly build, the
 #                     emulated path (satlink, swf-tunnel) in namespaces, the
 #                     backend (real runs), the browser labs (Playwright)
-#   make bench        every benchmark (JSON lines): bench-codec, bench-datapath
+#   make bench        every benchmark (JSON lines): bench-codec, bench-datapath,
+#                     bench-engine
 #   make fuzz         libFuzzer on each fuzz target for FUZZ_SECONDS (clang)
 #   make deps         only the installation step
 
@@ -28,7 +30,7 @@ VENV := backend/.venv
 # Debian packages the build and the tests need (checked one by one, so a
 # machine that has them all is not touched).
 APT_PACKAGES := build-essential cmake ninja-build python3 emscripten clang \
-	libclang-rt-14-dev iperf3 chromium
+	libclang-rt-14-dev iperf3 chromium ngtcp2-client ngtcp2-server
 
 # The GF(2^8) kernels `make bench-codec` asks for, best first. The benchmark
 # prints nothing for a kernel this CPU lacks.
@@ -39,11 +41,11 @@ DISABLE_ssse3 := gfni,avx2
 DISABLE_scalar := gfni,avx2,ssse3
 
 .PHONY: help deps venv build build-native build-asan build-wasm build-frontend test \
-	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend bench \
-	bench-codec bench-datapath fuzz run clean
+	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose bench \
+	bench-codec bench-datapath bench-engine fuzz run clean
 
 help:
-	@sed -n '1,11p' Makefile
+	@sed -n '1,13p' Makefile
 
 deps:
 	@missing=""; \
@@ -87,7 +89,7 @@ build-wasm: deps
 build-frontend: build-wasm
 	cd frontend && npm run build
 
-test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend
+test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend test-compose
 	@echo "make test: all passed"
 
 test-codec: build-native
@@ -123,7 +125,12 @@ test-frontend: build-frontend
 test-backend: build-native venv
 	cd backend && .venv/bin/ruff check satlab tests && .venv/bin/pytest
 
-bench: bench-codec bench-datapath
+# The instructor's stack (compose.yaml, Dockerfile), checked without a Docker
+# engine: the Compose schema, and the same build steps and paths as this Makefile.
+test-compose: venv
+	$(VENV)/bin/pytest tests/compose
+
+bench: bench-codec bench-datapath bench-engine
 
 bench-codec: build-native build-wasm
 	@$(foreach k,$(KERNELS),SWF_DISABLE_CPU_FEATURES="$(DISABLE_$(k))" \
@@ -133,6 +140,11 @@ bench-codec: build-native build-wasm
 bench-datapath: build-native venv
 	@$(VENV)/bin/python tests/datapath/bench_datapath.py
 
+# The geo-ideal 20 MiB download against the published figures, and four
+# concurrent runs against a lone one (needs root, about 90 s).
+bench-engine: build-native venv
+	@$(VENV)/bin/python backend/bench/bench_engine.py
+
 fuzz: deps
 	CC=clang cmake -S codec -B $(BUILD)/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSWF_SANITIZE=ON -DSWF_LIBFUZZER=ON >/dev/null
@@ -141,10 +153,10 @@ fuzz: deps
 		$(BUILD)/fuzz/fuzz/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) \
 			$(BUILD)/fuzz/corpus-$(t) codec/fuzz/$(t)/corpus;)
 
-# Until the backend exists, the lab is the browser labs, served statically.
-run: build-frontend
-	@echo "satlab browser labs on http://127.0.0.1:8000/ (Ctrl-C stops)"
-	python3 -m http.server 8000 --bind 127.0.0.1 --directory frontend/dist
+# The backend (API under /api, OpenAPI at /api/docs) serving the built
+# frontend at /; runs are stored in $$SATLAB_DB (default /var/lib/satlab/satlab.db).
+run: build-native build-frontend venv
+	$(VENV)/bin/satlab serve --host 127.0.0.1 --port 8000
 
 clean:
 	rm -rf $(BUILD)
