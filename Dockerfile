@@ -1,0 +1,60 @@
+# satlab's instructor image (compose.yaml builds it; the build context is the
+# repository root). Its build steps are the commands of `make build-native
+# build-frontend`, verbatim (plus the frontend's `npm ci` of `make deps`), so
+# the image builds what CI builds and tests; tests/compose checks that they
+# stay the same.
+
+# The native tools satlink and swf-tunnel (make build-native).
+FROM debian:bookworm AS native
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends build-essential cmake ninja-build \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY codec codec
+RUN cmake -S codec -B build/codec -G Ninja -DCMAKE_BUILD_TYPE=Release
+RUN cmake --build build/codec --parallel "$(nproc)"
+
+# The browser labs: the codec compiled to WebAssembly by Debian's emscripten
+# (make build-wasm), then the frontend that imports it from build/wasm (make
+# build-frontend). Vite 8 needs Node >= 20.19 and Debian 12 has 18, so this
+# stage starts from the official Node 20 image, which is Debian 12 as well:
+# Debian's emscripten installs there as on a developer's machine. emcc runs its
+# JavaScript optimiser on the Debian nodejs it depends on (/usr/bin/node, with
+# Debian's acorn); npm, tsc and Vite run on the image's Node 20 (/usr/local/bin,
+# first on PATH).
+FROM node:20-bookworm AS web
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends cmake make emscripten \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY codec codec
+RUN codec/wasm/build.sh
+COPY frontend frontend
+RUN cd frontend && npm ci --no-audit --no-fund
+RUN cd frontend && npm run build
+
+# The backend on Python 3.12 (aiopquic needs it; Debian 12 has 3.11) with what
+# its runs call: ip and ss (iproute2), sysctl (procps), modinfo (kmod, to
+# detect sch_netem), iperf3, openssl (QUIC certificates) and ngtcp2's programs.
+FROM python:3.12-slim-bookworm
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      iperf3 iproute2 procps kmod openssl ngtcp2-client ngtcp2-server \
+ && rm -rf /var/lib/apt/lists/*
+COPY backend /tmp/backend
+RUN pip install --no-cache-dir --disable-pip-version-check /tmp/backend && rm -rf /tmp/backend
+COPY --from=native /src/build/codec/tools/satlink /src/build/codec/tools/swf-tunnel /opt/satlab/tools/
+COPY --from=web /src/frontend/dist /opt/satlab/frontend
+COPY labs /opt/satlab/labs
+RUN mkdir -p /var/lib/satlab
+# SATLAB_LOCK_DIR lives on the data volume: in a recreated container, the
+# backend's start-up sweep still finds the host's Hystart value that a killed
+# run saved, and restores it.
+ENV SATLAB_TOOLS_DIR=/opt/satlab/tools \
+    SATLAB_FRONTEND_DIR=/opt/satlab/frontend \
+    SATLAB_LABS_DIR=/opt/satlab/labs \
+    SATLAB_DB=/var/lib/satlab/satlab.db \
+    SATLAB_LOCK_DIR=/var/lib/satlab/locks \
+    PYTHONUNBUFFERED=1
+EXPOSE 8000
+CMD ["satlab", "serve", "--host", "0.0.0.0", "--port", "8000"]
