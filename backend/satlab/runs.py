@@ -22,12 +22,11 @@ from satlab.campaign import CampaignItem, CampaignSpec
 from satlab.plan import new_run_id
 from satlab.provenance import provenance
 from satlab.scenario import Scenario, ScenarioError, validate
-from satlab.store import Store
+from satlab.store import FINISHED, Store
 
 log = logging.getLogger("satlab")
 
 Event = dict[str, Any]
-FINISHED = ("done", "failed", "cancelled")
 INTERRUPTED = ("the backend stopped before the run finished (it was restarted or killed); "
                "what the run had created was removed")
 

@@ -13,8 +13,8 @@ from satlab.api.models import Message, RunCreate, RunPublic, RunsPublic
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import forward_events
 from satlab.labs import confine_traces, load_lab
-from satlab.runs import FINISHED
 from satlab.scenario import apply_override, validate
+from satlab.store import FINISHED
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
