@@ -72,7 +72,7 @@ def preflight(scenario: Scenario) -> None:
     """Refuse, before anything is created, what this host cannot run."""
     problems = []
     if os.geteuid() != 0:
-        problems.append("satlab run needs root (network namespaces and TUN devices)")
+        problems.append("runs need root (they create network namespaces and TUN devices): start satlab as root")
     if scenario.path.link_backend == "netem" and (problem := host.link_backend_problem("netem")):
         problems.append(f"path.link_backend: netem cannot run on this host: {problem}; use satlink")
     tools = []

@@ -274,8 +274,9 @@ def validate(data: Any) -> Scenario:
 def set_path(data: dict[str, Any], dotted_path: str, value: Any) -> None:
     """Set the field at `dotted.path` of data to value, in place. A numeric
     part indexes a list (flows.0.cc); the index just past its end appends;
-    missing or null mappings on the way are created. Errors name the path
-    as far as it was walked."""
+    missing or null containers on the way are created (a list where the
+    next part is 0: cross_traffic.0.rate_mbps). Errors name the path as far
+    as it was walked."""
     parts = dotted_path.split(".")
     node: Any = data
     for depth, part in enumerate(parts):
@@ -296,7 +297,7 @@ def set_path(data: dict[str, Any], dotted_path: str, value: Any) -> None:
             node[key] = value
         else:
             if (node.get(key) if isinstance(node, dict) else node[key]) is None:
-                node[key] = {}
+                node[key] = [] if parts[depth + 1] == "0" else {}
             node = node[key]
 
 

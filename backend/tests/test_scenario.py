@@ -180,3 +180,9 @@ def test_load_resolves_trace_files_beside_the_scenario_file(tmp_path):
     scenario_file.write_text((LABS / "geo-ideal.yaml").read_text())
     scenario = load(scenario_file, ["path.forward.channel={model: trace, file: outages.txt}"])
     assert scenario.path.forward.channel.file == tmp_path / "outages.txt"
+
+
+def test_apply_override_creates_a_list_for_index_0():
+    data = yaml.safe_load((LABS / "geo-ideal.yaml").read_text())
+    apply_override(data, "cross_traffic.0.rate_mbps=2.5")
+    assert validate(data).cross_traffic[0].rate_mbps == 2.5
