@@ -142,3 +142,27 @@ def test_export_of_an_unknown_run_exits_2(tmp_path):
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert "ffffff" in done.stderr
+
+
+@pytest.mark.needs_root
+def test_campaign_interrupted_exits_130_and_resumes(tmp_path):
+    db = str(tmp_path / "satlab.db")
+    file = write_campaign(tmp_path, matrix={"flows.0.cc": ["cubic", "bbr", "reno"]}, parallel=1)
+    campaign = subprocess.Popen(SATLAB + ["--db", db, "campaign", str(file)], stderr=subprocess.PIPE, text=True)
+    try:
+        for line in campaign.stderr:
+            if "1/3 runs" in line:
+                campaign.send_signal(signal.SIGINT)
+                break
+        rest = campaign.stderr.read()
+        assert campaign.wait(60) == 130
+    finally:
+        if campaign.poll() is None:
+            campaign.kill()
+            campaign.wait()
+    campaign_id = line.split()[1]
+    assert f"satlab campaign --resume {campaign_id}" in rest
+    resumed = subprocess.run(SATLAB + ["--db", db, "campaign", "--resume", campaign_id, "--json"],
+                             capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["progress"]["done"] == 3
