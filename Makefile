@@ -120,10 +120,11 @@ test-datapath: build-native venv
 test-frontend: build-frontend
 	cd frontend && npm test && npm run e2e
 
-# The backend: scenario model, engine, CLI; its integration tests run real
-# experiments through namespaces, satlink, swf-tunnel, iperf3 and picoquic.
+# The backend: ruff, mypy --strict, then pytest: scenario model, engine, store,
+# API, CLI; its integration tests run real experiments through namespaces,
+# satlink, swf-tunnel, iperf3, picoquic and ngtcp2.
 test-backend: build-native venv
-	cd backend && .venv/bin/ruff check satlab tests && .venv/bin/pytest
+	cd backend && .venv/bin/ruff check satlab tests bench && .venv/bin/mypy && .venv/bin/pytest
 
 # The instructor's stack (compose.yaml, Dockerfile), checked without a Docker
 # engine: the Compose schema, and the same build steps and paths as this Makefile.

@@ -114,7 +114,7 @@ def format_value(value: Any) -> str:
 def _describe(error: Any) -> str:
     # The checks across fields (CampaignSpec._consistent) name their field in the message.
     if not error["loc"]:
-        return error["msg"].removeprefix("Value error, ")
+        return str(error["msg"]).removeprefix("Value error, ")
     return scenarios._describe(error)
 
 
@@ -183,7 +183,7 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
             problems += [f"{where}: {problem}" for problem in error.problems]
     if problems:
         raise ScenarioError(problems)
-    items = []
+    items: list[CampaignItem] = []
     for iteration in range(spec.iterations):
         seed = derive_seed(spec.seed, iteration, "campaign")
         for configuration, (parameters, scenario) in enumerate(configurations):

@@ -62,7 +62,13 @@ def _manager(args: argparse.Namespace, max_concurrent: int = 1) -> Iterator[RunM
             manager.shutdown()
 
 
-def _on_signals(handler: Callable[[], None]) -> None:
+def _existing(thing: dict[str, Any] | None) -> dict[str, Any]:
+    """A run or campaign this process created (the store returns None for unknown ids)."""
+    assert thing is not None
+    return thing
+
+
+def _on_signals(handler: Callable[[], object]) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, lambda *_: handler())
 
@@ -81,7 +87,7 @@ def _run(args: argparse.Namespace) -> int:
         _on_signals(lambda: manager.cancel(run_id))
         _wait(lambda: manager.wait(run_id, 0) is not None)
         unsubscribe()
-        run = manager.store.get_run(run_id)
+        run = _existing(manager.store.get_run(run_id))
     result = run["result"]
     if args.json:
         print(json.dumps(result))
@@ -145,11 +151,11 @@ def _campaign(args: argparse.Namespace) -> int:
         _on_signals(lambda: manager.cancel_campaign(campaign_id))
 
         def finished() -> bool:
-            return manager.store.get_campaign(campaign_id)["status"] != "running"
+            return bool(_existing(manager.store.get_campaign(campaign_id))["status"] != "running")
         _wait(finished)
         unsubscribe()
         bar.close()
-        campaign = manager.store.get_campaign(campaign_id)
+        campaign = _existing(manager.store.get_campaign(campaign_id))
     if args.json:
         print(json.dumps({key: campaign[key] for key in ("campaign_id", "name", "status", "progress")}))
     if campaign["status"] == "cancelled":
@@ -248,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("doctor", help="what this host offers").set_defaults(handler=_doctor)
     args = parser.parse_args(argv)
     try:
-        return args.handler(args)
+        status: int = args.handler(args)
+        return status
     except ScenarioError as error:
         for problem in error.problems:
             _say(problem)

@@ -115,7 +115,8 @@ class Iperf3CrossTraffic:
     def _report(self, child: Child, side: str) -> dict[str, Any]:
         """The JSON report of one end; RuntimeError saying why there is none."""
         try:
-            return json.loads((self.workdir / f"{side}.json").read_text())
+            report: dict[str, Any] = json.loads((self.workdir / f"{side}.json").read_text())
+            return report
         except (OSError, json.JSONDecodeError):
             raise RuntimeError(f"iperf3 {side} of cross traffic {self.planned.index} printed no JSON report "
                                f"(exit {child.process.returncode}): {child.stderr_text()}") from None

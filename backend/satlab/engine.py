@@ -105,7 +105,11 @@ def _time_limit_s(plan: Plan, scenario: Scenario) -> float:
     longest = 0.0
     for flow in plan.flows:
         link = scenario.path.forward if flow.direction == "download" else scenario.path.return_
-        need = flow.duration_s if flow.duration_s is not None else flow.size_bytes * 8 / (link.rate_mbps * 1e6)
+        if flow.duration_s is not None:
+            need = flow.duration_s
+        else:
+            assert flow.size_bytes is not None  # a flow has exactly one of the two
+            need = flow.size_bytes * 8 / (link.rate_mbps * 1e6)
         longest = max(longest, flow.start_s + need)
     return 60 + 100 * longest
 
@@ -117,7 +121,7 @@ class _Iteration:
         self.lan: JsonLineChild | None = None
         self.tunnels: list[JsonLineChild] = []
         self.cross_traffic: list[Iperf3CrossTraffic] = []
-        self.summaries: dict[str, dict | None] = {}
+        self.summaries: dict[str, dict[str, Any] | None] = {}
         self.samples: dict[int, list[FlowSample]] = {}
 
     def _state(self, state: str) -> None:
@@ -184,7 +188,7 @@ class _Iteration:
                 "lan": summary.link_summary(self.summaries.get("lan")), "cross_traffic": cross_rows,
                 "seeds": plan.seeds, "plan": plan.to_dict()}
 
-    def _link_counters(self) -> dict | None:
+    def _link_counters(self) -> dict[str, Any] | None:
         return counters(self.satlink) if self.plan.satellite is not None else netem_counters(self.plan.netem)
 
     def _drive(self, flows: list[Flow]) -> None:

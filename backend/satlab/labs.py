@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ def lab_file(labs_dir: Path, name: str) -> Path:
     return path
 
 
-def load_lab(labs_dir: Path, name: str, overrides: list[str] = ()) -> Scenario:
+def load_lab(labs_dir: Path, name: str, overrides: Sequence[str] = ()) -> Scenario:
     return load(lab_file(labs_dir, name), overrides)
 
 

@@ -169,7 +169,10 @@ def _buffer_bytes(direction: Direction, rtt_ms: float) -> int:
     """The drop-tail limit in bytes (a packet limit: packets x MTU at most)."""
     if direction.buffer.packets is not None:
         return direction.buffer.packets * MTU
-    limit = direction.buffer.bytes or round(direction.buffer.bdp * _bdp_bytes(direction, rtt_ms))
+    if direction.buffer.bytes is not None:
+        return max(direction.buffer.bytes, MTU)
+    assert direction.buffer.bdp is not None  # the model holds exactly one of the three
+    limit = round(direction.buffer.bdp * _bdp_bytes(direction, rtt_ms))
     return max(limit, MTU)
 
 
@@ -326,7 +329,7 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
               "server": [["default", "via", f"{net}.2.1"]],
               "terminal": [[f"{net}.2.0/24", "via", terminal_next]],
               "gateway": [[f"{net}.0.0/24", "via", gateway_next]]}
-    flows = []
+    flows: list[PlannedFlow] = []
     for group_index, group in enumerate(scenario.flows):
         for _ in range(group.count):
             index = len(flows)

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 from collections.abc import Callable
+from typing import Any
 
 PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -87,10 +88,10 @@ class JsonLineChild(Child):
     events are kept by name, and on_line sees every line."""
 
     def __init__(self, args: list[str], netns: str | None = None, name: str | None = None,
-                 on_line: Callable[[dict], None] | None = None):
+                 on_line: Callable[[dict[str, Any]], None] | None = None):
         super().__init__(args, netns, name, stdout=subprocess.PIPE)
-        self.latest: dict | None = None
-        self.events: dict[str, dict] = {}
+        self.latest: dict[str, Any] | None = None
+        self.events: dict[str, dict[str, Any]] = {}
         self._on_line = on_line
         self._changed = threading.Condition()
         self._reader = threading.Thread(target=self._read, name=f"{self.name}-stdout", daemon=True)
@@ -114,7 +115,7 @@ class JsonLineChild(Child):
         with self._changed:
             self._changed.notify_all()
 
-    def wait_event(self, name: str, timeout: float) -> dict:
+    def wait_event(self, name: str, timeout: float) -> dict[str, Any]:
         """The `name` line; RuntimeError if the child exits or it does not come in time."""
         with self._changed:
             if not self._changed.wait_for(lambda: name in self.events or not self._reader.is_alive(),

@@ -37,9 +37,9 @@ class Broker:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._subscribers: list[tuple[str | None, Callable[[Event], None]]] = []
+        self._subscribers: list[tuple[str | None, Callable[[Event], object]]] = []
 
-    def subscribe(self, callback: Callable[[Event], None], key: str | None = None) -> Callable[[], None]:
+    def subscribe(self, callback: Callable[[Event], object], key: str | None = None) -> Callable[[], None]:
         """Events whose run_id or campaign_id is key (all events if None); returns the unsubscriber."""
         entry = (key, callback)
         with self._lock:

@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from satlab.plan import ETHERNET_HEADER_BYTES, PlannedQdisc
 from satlab.process import JsonLineChild, run
@@ -111,7 +112,7 @@ class DataConnection:
         return busiest
 
 
-def counters(child: JsonLineChild | None) -> dict | None:
+def counters(child: JsonLineChild | None) -> dict[str, Any] | None:
     """The latest stats line of satlink or swf-tunnel, without its event tag."""
     if child is None or child.latest is None:
         return None
@@ -138,7 +139,7 @@ def parse_netem_stats(text: str) -> dict[str, int] | None:
             "drops": dropped}
 
 
-def netem_counters(qdiscs: dict[str, PlannedQdisc]) -> dict | None:
+def netem_counters(qdiscs: dict[str, PlannedQdisc]) -> dict[str, Any] | None:
     """Both directions of a netem satellite link, shaped like satlink's stats
     line: a is the terminal, so ab is the return direction and ba the forward."""
     if not qdiscs:

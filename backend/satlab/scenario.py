@@ -6,7 +6,7 @@ the dotted field path and what is allowed (see `ScenarioError`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -243,7 +243,7 @@ class ScenarioError(ValueError):
         super().__init__("; ".join(problems))
 
 
-def _describe(error: dict[str, Any]) -> str:
+def _describe(error: Mapping[str, Any]) -> str:
     # Discriminated unions put the tag in the location (path.forward.channel.bernoulli.loss):
     # a reader wrote `channel.loss`, so the tag is left out.
     location = [str(part) for part in error["loc"]
@@ -314,7 +314,7 @@ def apply_override(data: dict[str, Any], assignment: str) -> None:
         raise ScenarioError([f"--set {problem}" for problem in error.problems]) from None
 
 
-def load(file: str | Path, overrides: list[str] = ()) -> Scenario:
+def load(file: str | Path, overrides: Sequence[str] = ()) -> Scenario:
     """A scenario from a YAML file with `--set` overrides, validated after overriding."""
     try:
         data = yaml.safe_load(Path(file).read_text())

@@ -189,7 +189,7 @@ def _row(row: sqlite3.Row) -> dict[str, Any]:
     return result
 
 
-def _percentile(histogram: dict | None, key: str) -> float | None:
+def _percentile(histogram: dict[str, Any] | None, key: str) -> float | None:
     return None if histogram is None else histogram.get(key)
 
 
@@ -233,7 +233,8 @@ class Store:
     @property
     def schema_version(self) -> int:
         with self._lock:
-            return self._db.execute("PRAGMA user_version").fetchone()[0]
+            version: int = self._db.execute("PRAGMA user_version").fetchone()[0]
+            return version
 
     def _migrate(self) -> None:
         if self.schema_version == len(MIGRATIONS):
@@ -316,7 +317,7 @@ class Store:
                                                  **{name: counters.get(name) for name in LINK_COUNTERS},
                                                  "lateness_p99_ms": _percentile(lateness, "p99"),
                                                  "lateness_max_ms": _percentile(lateness, "max")})
-            endpoints = event.get("tunnel") or ()
+            endpoints: list[dict[str, Any] | None] = event.get("tunnel") or []
             if len(endpoints) == 2:
                 terminal, gateway = endpoints
                 # The terminal's endpoint receives the forward direction, the gateway's the return.

@@ -43,7 +43,7 @@ def flow_summary(planned: PlannedFlow, result: FlowResult, samples: list[FlowSam
             "power_mbps_per_s": power(goodput, mean_rtt), "error": result.error, **result.details}
 
 
-def fec_summary(receiver: dict | None) -> dict[str, Any] | None:
+def fec_summary(receiver: dict[str, Any] | None) -> dict[str, Any] | None:
     """FEC figures of one tunnel direction from its receiving endpoint's
     summary line: residual loss is the share of source packets that were lost
     and not rebuilt."""
@@ -57,7 +57,7 @@ def fec_summary(receiver: dict | None) -> dict[str, Any] | None:
             "decoding_delay_ms": rx.get("decoding_delay_ms")}
 
 
-def link_summary(line: dict | None, forward: str = "ba", return_: str = "ab") -> dict[str, Any] | None:
+def link_summary(line: dict[str, Any] | None, forward: str = "ba", return_: str = "ab") -> dict[str, Any] | None:
     """satlink's summary line by direction name instead of a->b."""
     if line is None:
         return None

@@ -13,15 +13,17 @@ from satlab.store import Store
 
 
 def get_manager(connection: HTTPConnection) -> RunManager:
-    return connection.app.state.manager
+    manager: RunManager = connection.app.state.manager  # set by the app's lifespan
+    return manager
 
 
 def get_settings(connection: HTTPConnection) -> Settings:
-    return connection.app.state.settings
+    settings: Settings = connection.app.state.settings
+    return settings
 
 
 def get_store(connection: HTTPConnection) -> Store:
-    return connection.app.state.manager.store
+    return get_manager(connection).store
 
 
 ManagerDep = Annotated[RunManager, Depends(get_manager)]

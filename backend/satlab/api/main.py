@@ -26,7 +26,7 @@ log = logging.getLogger("satlab")
 def scenario_error_detail(error: ScenarioError) -> list[dict[str, object]]:
     """FastAPI's 422 shape, one entry per problem: `loc` is the field's path
     in the scenario (or campaign), `msg` the whole sentence."""
-    detail = []
+    detail: list[dict[str, object]] = []
     for problem in error.problems:
         field, _, _ = problem.partition(": ")
         loc = ["body", *field.split(".")] if " " not in field else ["body"]

@@ -192,16 +192,16 @@ class Ngtcp2Flow(ClientProcessFlow):
 
     def start_server(self) -> None:
         flow = self.planned
-        self.server = Child([self._server_program, "--quiet", f"--cc={flow.cc}", f"--htdocs={self._htdocs}",
-                             f"--max-dyn-length={flow.size_bytes}",  # 20M by default: a longer /N is a 404
-                             f"--qlog-dir={self._server_qlog_dir}",
-                             flow.server_addr, str(flow.port), self._key, self._cert],
-                            flow.server_netns, f"ngtcp2-server-{flow.index}")
-        wait_until(lambda: self._listening() or not self.server.running(), SERVER_READY_S,
+        self.server = server = Child(
+            [self._server_program, "--quiet", f"--cc={flow.cc}", f"--htdocs={self._htdocs}",
+             f"--max-dyn-length={flow.size_bytes}",  # 20M by default: a longer /N is a 404
+             f"--qlog-dir={self._server_qlog_dir}", flow.server_addr, str(flow.port), self._key, self._cert],
+            flow.server_netns, f"ngtcp2-server-{flow.index}")
+        wait_until(lambda: self._listening() or not server.running(), SERVER_READY_S,
                    f"the ngtcp2 server of flow {flow.index} listening on UDP port {flow.port}")
-        if not self.server.running():
-            raise RuntimeError(f"The ngtcp2 server of flow {flow.index} exited {self.server.process.returncode} "
-                               f"instead of listening on {flow.server_addr}:{flow.port}: {self.server.stderr_text()}")
+        if not server.running():
+            raise RuntimeError(f"The ngtcp2 server of flow {flow.index} exited {server.process.returncode} "
+                               f"instead of listening on {flow.server_addr}:{flow.port}: {server.stderr_text()}")
 
     def _listening(self) -> bool:
         # gtlsserver prints nothing once it listens: ask the kernel for the bound port.

@@ -28,7 +28,8 @@ class TransportInfo:
     def flow_class(self) -> type[Flow]:
         """The implementation; ImportError names what this host lacks."""
         module, _, cls = self.implementation.partition(":")
-        return getattr(importlib.import_module(module), cls)
+        flow_class: type[Flow] = getattr(importlib.import_module(module), cls)
+        return flow_class
 
 
 TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [

@@ -49,14 +49,14 @@ class Iperf3Flow(ClientProcessFlow):
         flow = self.planned
         # Reports go to files: a long run's JSON would fill a pipe nobody reads
         # until the end, and block iperf3.
-        self.server = Child(["iperf3", "--server", "--one-off", "--bind", flow.server_addr,
-                             "--port", str(flow.port), "--json", "--logfile", str(self.workdir / "server.json")],
-                            flow.server_netns, f"iperf3-server-{flow.index}")
+        self.server = server = Child(["iperf3", "--server", "--one-off", "--bind", flow.server_addr, "--port",
+                                      str(flow.port), "--json", "--logfile", str(self.workdir / "server.json")],
+                                     flow.server_netns, f"iperf3-server-{flow.index}")
         listeners = SocketStats(flow.server_netns)
-        wait_until(lambda: self._listening(listeners) or not self.server.running(), SERVER_READY_S,
+        wait_until(lambda: self._listening(listeners) or not server.running(), SERVER_READY_S,
                    f"iperf3 server of flow {flow.index} listening on port {flow.port}")
-        if not self.server.running():
-            raise RuntimeError(f"iperf3 server of flow {flow.index} exited: {self.server.stderr_text()}")
+        if not server.running():
+            raise RuntimeError(f"iperf3 server of flow {flow.index} exited: {server.stderr_text()}")
 
     def _listening(self, stats: SocketStats) -> bool:
         out = stats.run_ss(["-ltnH", "sport", "=", f":{self.planned.port}"])

@@ -37,7 +37,7 @@ def create_campaign(manager: ManagerDep, settings: SettingsDep,
     for item in items:
         confine_traces(item.scenario, settings.labs_dir)
     campaign_id = manager.start_campaign(spec_model, items)
-    return manager.store.get_campaign(campaign_id)
+    return _campaign_or_404(manager.store, campaign_id)
 
 
 @router.get("", response_model=CampaignsPublic)
@@ -87,7 +87,7 @@ async def stream_campaign(websocket: WebSocket, campaign_id: str, manager: Manag
         return
 
     def snapshot() -> dict[str, Any]:
-        campaign = manager.store.get_campaign(campaign_id)
+        campaign = _campaign_or_404(manager.store, campaign_id)
         return {"type": "campaign", "campaign_id": campaign_id, "status": campaign["status"],
                 "progress": campaign["progress"]}
 

@@ -27,11 +27,10 @@ def get_lab(name: str, settings: SettingsDep) -> dict[str, Any]:
         path = lab_file(settings.labs_dir, name)
     except ScenarioError:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail="Lab not found") from None
-    lab = {"name": name, "text": path.read_text()}
+    lab: dict[str, Any] = {"name": name, "text": path.read_text()}
     try:
         scenario = load(path)
-        lab.update(title=scenario.name, description=scenario.description, error=None,
-                   scenario=scenario.model_dump(mode="json", by_alias=True))
     except ScenarioError as error:
-        lab.update(title=name, description="", error=str(error), scenario=None)
-    return lab
+        return {**lab, "title": name, "description": "", "error": str(error), "scenario": None}
+    return {**lab, "title": scenario.name, "description": scenario.description, "error": None,
+            "scenario": scenario.model_dump(mode="json", by_alias=True)}

@@ -54,7 +54,7 @@ def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep) -> d
         scenario = validate(data)
     confine_traces(scenario, settings.labs_dir)
     run_id = manager.submit(scenario)
-    return manager.store.get_run(run_id)
+    return found(manager.store.get_run(run_id), "Run")
 
 
 @router.get("", response_model=RunsPublic)
