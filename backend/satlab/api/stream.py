@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 from collections.abc import Callable
 from typing import Any
@@ -25,12 +26,16 @@ async def forward_events(websocket: WebSocket, manager: RunManager, key: str | N
                          wanted: Callable[[Event], bool] = lambda event: True) -> None:
     """Send `snapshot()` (taken after subscribing, so no event falls in
     between), then every wanted event of `key` until one is_last; a snapshot
-    that is_last ends the stream at once. The socket is accepted already."""
+    that is_last ends the stream at once. The socket is accepted already;
+    a client that goes away ends the stream at once too, even while no
+    event comes (a queued run, a quiet events stream)."""
     loop = asyncio.get_running_loop()
     events: asyncio.Queue[Event] = asyncio.Queue()
     unsubscribe = manager.broker.subscribe(lambda event: loop.call_soon_threadsafe(events.put_nowait, event), key)
     state = StreamState.SNAPSHOT
-    try:
+
+    async def forward() -> None:
+        nonlocal state
         first = snapshot()
         if first is not None:
             await websocket.send_json(first)
@@ -45,7 +50,20 @@ async def forward_events(websocket: WebSocket, manager: RunManager, key: str | N
             if is_last(event):
                 state = StreamState.CLOSED
         await websocket.close()
-    except WebSocketDisconnect:
-        pass
+
+    async def until_disconnect() -> None:
+        # Clients send nothing; reading is how a closed connection shows.
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
+
+    tasks = [asyncio.create_task(forward()), asyncio.create_task(until_disconnect())]
+    try:
+        done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            with contextlib.suppress(WebSocketDisconnect):
+                task.result()
     finally:
+        state = StreamState.CLOSED
         unsubscribe()

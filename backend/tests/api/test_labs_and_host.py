@@ -50,3 +50,4 @@ def test_openapi_documents_every_route(client):
 def test_frontend_is_served_at_the_root(client):
     response = client.get("/")
     assert response.status_code == 200 and "<title>satlab</title>" in response.text
+
