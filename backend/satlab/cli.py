@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import dataclasses
 import json
+import os
 import signal
 import sys
 import threading
@@ -24,6 +25,7 @@ from satlab.store import Store
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 
 
 def _say(text: str) -> None:
@@ -260,6 +262,11 @@ def main(argv: list[str] | None = None) -> int:
         for problem in error.problems:
             _say(problem)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader stopped early (`satlab export … | head`): not our error. Send what
+        # Python would still flush at exit to /dev/null, and exit as a killed writer would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

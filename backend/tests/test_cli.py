@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from satlab import topology
+from satlab.store import Store
 from tests.conftest import LABS
+from tests.test_store import sample_event
 
 SATLAB = [str(Path(sys.executable).with_name("satlab"))]
 
@@ -166,3 +168,17 @@ def test_campaign_interrupted_exits_130_and_resumes(tmp_path):
                              capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["progress"]["done"] == 3
+
+
+def test_export_into_a_reader_that_stops_early_exits_quietly(tmp_path):
+    db = tmp_path / "satlab.db"
+    with Store(db) as store:
+        store.create_run("abc123", {"name": "piped"}, {})
+        for tick in range(3000):  # far more CSV than a pipe holds
+            store.add_sample(sample_event("abc123", t_s=tick / 10))
+    export = subprocess.Popen(SATLAB + ["--db", str(db), "export", "flow-samples", "abc123"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert export.stdout.readline().startswith("run_id,")
+    export.stdout.close()  # what `| head -1` does
+    assert export.wait(30) == 128 + signal.SIGPIPE
+    assert "Traceback" not in export.stderr.read()
