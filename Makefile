@@ -117,7 +117,7 @@ test-wasm: build-wasm
 test-datapath: build-native venv
 	$(VENV)/bin/pytest tests/datapath
 
-test-frontend: build-frontend
+test-frontend: build-frontend build-native venv
 	cd frontend && npm test && npm run e2e
 
 # The backend: ruff, mypy --strict, then pytest: scenario model, engine, store,

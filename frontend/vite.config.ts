@@ -5,12 +5,19 @@ import { defineConfig } from 'vitest/config';
 /** The WebAssembly codec and its wrapper, built by codec/wasm/build.sh at the repository root. */
 const wasmBuildDir = fileURLToPath(new URL('../build/wasm', import.meta.url));
 
+/**
+ * The dev server and `vite preview` pass api/ on to a satlab backend (`make run` serves one on
+ * port 8000), so that the experiment console works there as it does under `satlab serve`.
+ */
+const api = { '/api': { target: process.env.SATLAB_API_URL ?? 'http://127.0.0.1:8000', ws: true } };
+
 export default defineConfig({
   // Relative asset paths: the built site works from any directory, served statically or by the backend.
   base: './',
   plugins: [react()],
   resolve: { alias: { '@swf': wasmBuildDir } },
-  server: { fs: { allow: ['.', wasmBuildDir] } },
+  server: { fs: { allow: ['.', wasmBuildDir] }, proxy: api },
+  preview: { proxy: api },
   build: { outDir: 'dist', emptyOutDir: true },
   test: { include: ['src/**/*.test.ts'], environment: 'node' },
 });

@@ -1,22 +1,32 @@
 import { ChannelLab } from '../features/channel-lab';
+import { ExperimentConsole } from '../features/experiments';
 import { FecLab } from '../features/fec-lab';
 import { useCodec } from '../lib/codec';
 
-const labs = [
+const pages = [
   { id: 'fec', title: 'Sliding-window FEC lab', blurb: 'Send real bytes through S(k,z), packet by packet.' },
   { id: 'channel', title: 'Channel lab', blurb: 'Loss patterns, bursts, and what S(k,z) leaves behind.' },
+  {
+    id: 'experiments',
+    title: 'Experiments',
+    blurb: 'Real transports over an emulated GEO path, run by the satlab backend and watched live.',
+  },
 ] as const;
 
-/** The lab the address asks for (?lab=…), the FEC lab by default. */
-function currentLab(): (typeof labs)[number] {
+type Page = (typeof pages)[number];
+
+/** The page the address asks for (?lab=…), the FEC lab by default. */
+function currentPage(): Page {
   const requested = new URLSearchParams(window.location.search).get('lab');
-  return labs.find((lab) => lab.id === requested) ?? labs[0];
+  return pages.find((page) => page.id === requested) ?? pages[0];
 }
 
-/** App is the labs' shell: a header that switches lab by link (so each lab has its own URL) and the lab. */
+/**
+ * App is the labs' shell: a header that switches page by link (so each has its own URL) and the
+ * page. The browser labs run on the WebAssembly codec; the experiment console on the backend.
+ */
 export function App() {
-  const lab = currentLab();
-  const codec = useCodec();
+  const page = currentPage();
   return (
     <>
       <a className="skip-link" href="#lab">
@@ -28,28 +38,40 @@ export function App() {
         </p>
         <nav aria-label="Labs">
           <ul>
-            {labs.map((candidate) => (
+            {pages.map((candidate) => (
               <li key={candidate.id}>
-                <a href={`?lab=${candidate.id}`} aria-current={candidate.id === lab.id ? 'page' : undefined}>
+                <a href={`?lab=${candidate.id}`} aria-current={candidate.id === page.id ? 'page' : undefined}>
                   {candidate.title}
                 </a>
               </li>
             ))}
           </ul>
         </nav>
-        {codec.status === 'ready' && <p className="kernel">codec: WebAssembly, GF(2^8) kernel {codec.codec.gfKernel()}</p>}
       </header>
       <main id="lab">
-        <h1>{lab.title}</h1>
-        <p className="lede">{lab.blurb}</p>
-        {codec.status === 'loading' && <p role="status">Loading the codec…</p>}
-        {codec.status === 'failed' && (
-          <p className="error" role="alert">
-            {codec.message}
-          </p>
-        )}
-        {codec.status === 'ready' && (lab.id === 'fec' ? <FecLab codec={codec.codec} /> : <ChannelLab codec={codec.codec} />)}
+        <h1>{page.title}</h1>
+        <p className="lede">{page.blurb}</p>
+        {page.id === 'experiments' ? <ExperimentConsole /> : <CodecLab lab={page.id} />}
       </main>
+    </>
+  );
+}
+
+/** CodecLab loads the WebAssembly codec, then runs one of the browser labs on it. */
+function CodecLab({ lab }: { lab: 'fec' | 'channel' }) {
+  const codec = useCodec();
+  if (codec.status === 'loading') return <p role="status">Loading the codec…</p>;
+  if (codec.status === 'failed') {
+    return (
+      <p className="error" role="alert">
+        {codec.message}
+      </p>
+    );
+  }
+  return (
+    <>
+      <p className="kernel">codec: WebAssembly, GF(2^8) kernel {codec.codec.gfKernel()}</p>
+      {lab === 'fec' ? <FecLab codec={codec.codec} /> : <ChannelLab codec={codec.codec} />}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { FieldProblems, describedBy } from './field-problems';
 
 export interface NumberFieldProps {
   /** The visible label, also the input's accessible name. */
@@ -15,10 +16,12 @@ export interface NumberFieldProps {
   step?: number | 'any';
   /** Help shown under the field and read as its description. */
   hint?: string;
+  /** What is wrong with the value, shown under the field. */
+  problems?: string[];
 }
 
 /** NumberField is a labelled numeric input that only reports values inside its range. */
-export function NumberField({ label, value, onChange, min, max, step = 'any', hint }: NumberFieldProps) {
+export function NumberField({ label, value, onChange, min, max, step = 'any', hint, problems = [] }: NumberFieldProps) {
   const id = useId();
   const [draft, setDraft] = useState(String(value));
   useEffect(() => {
@@ -38,8 +41,8 @@ export function NumberField({ label, value, onChange, min, max, step = 'any', hi
         min={min}
         max={max}
         step={step}
-        aria-invalid={!valid}
-        aria-describedby={hint ? `${id}-hint` : undefined}
+        aria-invalid={!valid || problems.length > 0}
+        aria-describedby={describedBy(hint && `${id}-hint`, problems.length > 0 && `${id}-problems`)}
         onChange={(event) => {
           setDraft(event.target.value);
           const next = Number(event.target.value);
@@ -52,6 +55,7 @@ export function NumberField({ label, value, onChange, min, max, step = 'any', hi
           {hint}
         </small>
       )}
+      <FieldProblems id={`${id}-problems`} problems={problems} />
     </div>
   );
 }

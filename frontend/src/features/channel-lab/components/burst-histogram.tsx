@@ -1,7 +1,7 @@
 import { max, scaleLinear } from 'd3';
 import { useId } from 'react';
 import type { BurstBin } from '../logic/loss-pattern';
-import { AxisBottom, AxisLeft } from './axes';
+import { AxisBottom, AxisLeft } from '../../../components/axes';
 
 export interface BurstHistogramProps {
   /** Bursts counted by length. */

@@ -1,4 +1,5 @@
 import { useId, useMemo } from 'react';
+import { Measure } from '../../../components/measure';
 import { NumberField } from '../../../components/number-field';
 import {
   ChannelFields,
@@ -159,16 +160,6 @@ export function ChannelLab({ codec }: ChannelLabProps) {
           </>
         )}
       </div>
-    </div>
-  );
-}
-
-function Measure({ label, value }: { label: string; value: string }) {
-  const id = useId();
-  return (
-    <div className="counter" role="group" aria-labelledby={id}>
-      <dt id={id}>{label}</dt>
-      <dd>{value}</dd>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { extent, line, scaleLinear, scaleLog } from 'd3';
 import { useId } from 'react';
 import type { ResidualLossResult } from '../logic/residual-loss';
-import { AxisBottom, AxisLeft } from './axes';
+import { AxisBottom, AxisLeft } from '../../../components/axes';
 
 export interface ResidualChartProps {
   /** One Monte-Carlo result per k, in order of k. */

@@ -1,0 +1,85 @@
+import { apiUrl, streamUrl } from './api-url';
+import type { Capabilities, Lab, LabDetail, ProblemDetail, Run, RunList, RunSamples, StreamEvent } from './types';
+
+/** The page is served without the satlab backend (a static copy of the site): there is no API here. */
+export class BackendMissingError extends Error {
+  constructor(detail: string) {
+    super(`Experiments need the satlab backend, and this page is served without it (${detail}).`);
+    this.name = 'BackendMissingError';
+  }
+}
+
+/** The API answered with an error; problems holds a 422's entries, each naming its field. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly problems: ProblemDetail[];
+
+  constructor(status: number, detail: unknown) {
+    const problems = Array.isArray(detail) ? (detail as ProblemDetail[]) : [];
+    const message =
+      typeof detail === 'string' ? detail : problems.length > 0 ? problems.map((problem) => problem.msg).join('; ') : `HTTP ${status}`;
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.problems = problems;
+  }
+}
+
+async function request<Body>(path: string, init?: RequestInit): Promise<Body> {
+  const url = apiUrl(path);
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init?.headers } });
+  } catch (error) {
+    throw new BackendMissingError(`${url} could not be reached: ${String(error)}`);
+  }
+  // A static server answers 404, or its index.html, where the API would be.
+  if (!response.headers.get('content-type')?.includes('application/json')) {
+    throw new BackendMissingError(`${url} answered ${response.status} without JSON`);
+  }
+  const body = (await response.json()) as { detail?: unknown };
+  if (!response.ok) throw new ApiError(response.status, body.detail);
+  return body as Body;
+}
+
+const postJson = (body?: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: body === undefined ? undefined : JSON.stringify(body),
+});
+
+export const getCapabilities = () => request<Capabilities>('capabilities');
+export const getLabs = () => request<{ data: Lab[]; count: number }>('labs');
+export const getLab = (name: string) => request<LabDetail>(`labs/${encodeURIComponent(name)}`);
+export const getRun = (runId: string) => request<Run>(`runs/${encodeURIComponent(runId)}`);
+export const getSamples = (runId: string) => request<RunSamples>(`runs/${encodeURIComponent(runId)}/samples`);
+export const listRuns = (limit: number, offset: number) => request<RunList>(`runs?limit=${limit}&offset=${offset}`);
+
+/** createRun queues a run of a lab with dotted.path=value overrides; a 422 ApiError names each bad field. */
+export const createRun = (lab: string, overrides: string[]) => request<Run>('runs', postJson({ lab, set: overrides }));
+
+export const cancelRun = (runId: string) => request<{ message: string }>(`runs/${encodeURIComponent(runId)}/cancel`, postJson());
+
+/** Close code of a stream for a run or campaign the backend does not know. */
+export const STREAM_NOT_FOUND = 4404;
+
+/**
+ * openStream opens a WebSocket of the API (`runs/{id}/stream`, `events`) and hands over each JSON
+ * message; onClose gets the close code once it ends, whoever ended it. Returns the closer.
+ */
+export function openStream<Event = StreamEvent>(
+  path: string,
+  onEvent: (event: Event) => void,
+  onClose: (code: number, reason: string) => void,
+): () => void {
+  const socket = new WebSocket(streamUrl(path));
+  let closedHere = false;
+  socket.onmessage = (message) => onEvent(JSON.parse(String(message.data)) as Event);
+  socket.onclose = (close) => {
+    if (!closedHere) onClose(close.code, close.reason);
+  };
+  return () => {
+    closedHere = true;
+    socket.close();
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * The satlab backend's HTTP API, as the console uses it (backend/satlab/api: models.py, routes/;
+ * the engine's events: engine.py; the stored samples: store.py). Field names are the API's.
+ */
+
+export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export const finishedStatuses: readonly RunStatus[] = ['done', 'failed', 'cancelled'];
+
+export interface TransportCapability {
+  name: string;
+  display_name: string;
+  colour: string;
+  available: boolean;
+  /** Why the transport cannot run here, when it cannot. */
+  problem: string | null;
+  congestion_controls: string[];
+  uploads: boolean;
+  durations: boolean;
+}
+
+/** GET api/capabilities: what this host can run. */
+export interface Capabilities {
+  root: boolean;
+  kernel: string;
+  link_backends: { name: string; available: boolean; problem: string | null }[];
+  fec_tunnel: boolean;
+  cubic_hystart_parameter: boolean;
+  transports: TransportCapability[];
+  channel_models: string[];
+  max_concurrent_runs: number;
+}
+
+/** One preset of labs/, as GET api/labs lists it. */
+export interface Lab {
+  name: string;
+  title: string;
+  description: string;
+  /** Why the preset does not load, if it does not. */
+  error: string | null;
+}
+
+export interface FlowGroup {
+  transport: string;
+  cc: string;
+  hystart: boolean | null;
+  size_bytes: number | null;
+  duration_s: number | null;
+  count: number;
+  start_s: number;
+  direction: 'download' | 'upload';
+}
+
+export interface Tunnel {
+  k: number;
+  z: number;
+}
+
+/** A validated scenario (only the parts the console reads are typed). */
+export interface Scenario {
+  name: string;
+  description: string;
+  iterations: number;
+  tunnel: Tunnel | null;
+  flows: FlowGroup[];
+  [field: string]: unknown;
+}
+
+/** GET api/labs/{name}: the preset as written and as validated. */
+export interface LabDetail extends Lab {
+  scenario: Scenario | null;
+  text: string;
+}
+
+/** One flow of one iteration, once the run is over. */
+export interface FlowSummary {
+  iteration: number;
+  flow: number;
+  group: number | null;
+  transport: string | null;
+  cc: string | null;
+  direction: string | null;
+  start_s: number | null;
+  bytes: number | null;
+  download_time_s: number | null;
+  goodput_mbps: number | null;
+  retransmissions: number | null;
+  mean_rtt_ms: number | null;
+  power_mbps_per_s: number | null;
+  error: string | null;
+}
+
+/** One direction of the FEC tunnel, counted at its receiving endpoint. */
+export interface FecSummary {
+  sources: number;
+  repairs: number;
+  lost: number;
+  recovered: number;
+  /** (lost − recovered) / (sources + lost). */
+  residual_loss: number;
+}
+
+export interface IterationResult {
+  iteration: number;
+  flows: FlowSummary[];
+  jain_index: number | null;
+  fec: { forward: FecSummary | null; return: FecSummary | null } | null;
+}
+
+/** The engine's result: the run's "result", and the stream's last event. */
+export interface RunResult {
+  run_id: string;
+  status: RunStatus;
+  error: string | null;
+  flows: FlowSummary[];
+  iterations: IterationResult[];
+}
+
+interface RunBase {
+  run_id: string;
+  /** The scenario's name (the lab's, for a lab). */
+  name: string;
+  status: RunStatus;
+  error: string | null;
+  campaign_id: string | null;
+  item_index: number | null;
+  /** Unix time, seconds. */
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+/** A run as GET api/runs lists it. */
+export interface RunListItem extends RunBase {
+  flows: FlowSummary[];
+}
+
+/** GET api/runs/{id}, POST api/runs. */
+export interface Run extends RunBase {
+  scenario: Scenario;
+  provenance: Record<string, unknown>;
+  result: RunResult | null;
+}
+
+export interface RunList {
+  data: RunListItem[];
+  count: number;
+}
+
+/** A flow's sample, as stored (GET api/runs/{id}/samples). */
+export interface FlowSampleRow {
+  iteration: number;
+  t_s: number;
+  flow: number;
+  bytes_acked: number | null;
+  goodput_mbps: number | null;
+  cwnd_bytes: number | null;
+  rtt_ms: number | null;
+  retransmissions: number | null;
+  delivery_rate_mbps: number | null;
+}
+
+/** Cumulative counters of one direction of a satlink (netem fills only some). */
+export interface LinkCounters {
+  queue_bytes: number | null;
+  in_flight_packets: number | null;
+  packets_in: number | null;
+  bytes_in: number | null;
+  packets_out: number | null;
+  bytes_out: number | null;
+  drops_buffer: number | null;
+  drops_channel: number | null;
+  drops_overflow: number | null;
+}
+
+export interface LinkSampleRow extends LinkCounters {
+  iteration: number;
+  t_s: number;
+  link: 'satellite' | 'lan';
+  direction: 'forward' | 'return' | 'down' | 'up';
+}
+
+/** Cumulative counters of one direction of the FEC tunnel: tx of its sender, rx of its receiver. */
+export interface TunnelSampleRow {
+  iteration: number;
+  t_s: number;
+  direction: 'forward' | 'return';
+  tx_sources: number | null;
+  tx_repairs: number | null;
+  rx_sources: number | null;
+  rx_repairs: number | null;
+  rx_lost: number | null;
+  rx_recovered: number | null;
+  rx_unrecovered: number | null;
+}
+
+export interface RunSamples {
+  flows: FlowSampleRow[];
+  links: LinkSampleRow[];
+  tunnel: TunnelSampleRow[];
+}
+
+/** A satlink stats line: a is the terminal, b the gateway. */
+export interface SatlinkStats {
+  ab?: LinkCounters | null;
+  ba?: LinkCounters | null;
+}
+
+/** A swf-tunnel stats line. */
+export interface TunnelStats {
+  tx?: { sources?: number; repairs?: number } | null;
+  rx?: { sources?: number; repairs?: number; lost?: number; recovered?: number; unrecovered?: number } | null;
+}
+
+/** The engine's sample event, ten a second while the flows run. */
+export interface SampleEvent {
+  type: 'sample';
+  run_id: string;
+  iteration: number;
+  /** Seconds since the iteration's first flow could start. */
+  t_s: number;
+  flows: (Omit<FlowSampleRow, 'iteration' | 't_s'> & { flow: number })[];
+  link: SatlinkStats | null;
+  lan: SatlinkStats | null;
+  /** [terminal's endpoint, gateway's endpoint], or empty without a tunnel. */
+  tunnel: (TunnelStats | null)[];
+}
+
+/** What WS api/runs/{id}/stream sends: the run first, then the engine's events until the summary. */
+export type StreamEvent =
+  | { type: 'run'; run: Run }
+  | { type: 'state'; state: string; run_id: string; iteration?: number }
+  | SampleEvent
+  | { type: 'error'; run_id: string; message: string }
+  | ({ type: 'summary' } & RunResult);
+
+/** One entry of a 422 answer's detail (FastAPI's shape). */
+export interface ProblemDetail {
+  loc: (string | number)[];
+  msg: string;
+  type?: string;
+}

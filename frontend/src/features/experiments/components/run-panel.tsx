@@ -1,0 +1,100 @@
+import { useId, useMemo, useState } from 'react';
+import { Measure } from '../../../components/measure';
+import { SelectField } from '../../../components/select-field';
+import { useRunView } from '../hooks/use-run-view';
+import { describeScenario, formatDuration } from '../logic/format';
+import { isFinished, phaseLabel } from '../logic/run-view';
+import { flowLabels, iterationsOf, lastTime, runCharts } from '../logic/series';
+import { RunCharts } from './run-charts';
+import { RunSummary } from './run-summary';
+
+export interface RunPanelProps {
+  /** The run to follow (live) or show (stored). */
+  runId: string;
+}
+
+/** RunPanel follows one run: its state, elapsed time and live charts, a Cancel button, then its summary. */
+export function RunPanel({ runId }: RunPanelProps) {
+  const headingId = useId();
+  const { view, cancel, cancelling, reconnect } = useRunView(runId);
+  const { run, phase, samples, result } = view;
+  // While a run goes on, the charts follow its current iteration unless one is picked.
+  const [pickedIteration, setPickedIteration] = useState<number | null>(null);
+  const iteration = pickedIteration ?? view.iteration;
+  const iterations = iterationsOf(samples);
+  const withTunnel = Boolean(run?.scenario.tunnel);
+  const labels = useMemo(() => (run ? flowLabels(run.scenario) : []), [run]);
+  const charts = useMemo(() => runCharts(samples, iteration, labels, withTunnel), [samples, iteration, labels, withTunnel]);
+  const elapsed = lastTime(samples, iteration);
+  const live = run !== null && !isFinished(phase);
+  const failure = phase === 'failed' ? (result?.error ?? run?.error ?? view.errors.at(-1)) : undefined;
+  const otherErrors = view.errors.filter((error) => error !== failure);
+  const wallTime = run?.started_at && run.finished_at ? run.finished_at - run.started_at : null;
+
+  return (
+    <section className="panel run-panel" aria-labelledby={headingId}>
+      <div className="run-head">
+        <h2 id={headingId}>
+          Run {runId}
+          {run && <span className="run-name"> · {run.name}</span>}
+        </h2>
+        {live && (
+          <button type="button" onClick={cancel} disabled={cancelling}>
+            {cancelling ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+      </div>
+      {run && <p className="run-config">{describeScenario(run.scenario)}</p>}
+      {view.stream === 'not-found' && (
+        <p className="error" role="alert">
+          The backend has no run {runId}.
+        </p>
+      )}
+      {view.stream === 'lost' && (
+        <p className="notice" role="alert">
+          The live stream closed before the run ended (was the backend restarted?).{' '}
+          <button type="button" onClick={reconnect}>
+            Reconnect
+          </button>
+        </p>
+      )}
+      {view.stream !== 'not-found' && (
+        <>
+          <p className="visually-hidden" role="status">
+            Run {runId}: {phaseLabel(phase)}
+          </p>
+          <dl className="counters">
+            <Measure label="State" value={phaseLabel(phase)} />
+            <Measure label="Elapsed" value={elapsed === null ? '–' : formatDuration(elapsed)} />
+            {run && run.scenario.iterations > 1 && (
+              <Measure label="Iteration" value={`${view.iteration + 1} of ${run.scenario.iterations}`} />
+            )}
+            {run && <Measure label="Flows" value={String(labels.length)} />}
+            {wallTime !== null && <Measure label="Wall time" value={formatDuration(wallTime)} />}
+          </dl>
+          {failure && (
+            <p className="error" role="alert">
+              The run failed: {failure}
+            </p>
+          )}
+          {phase === 'cancelled' && <p className="notice">The run was cancelled; everything it built was torn down.</p>}
+          {otherErrors.map((error) => (
+            <p key={error} className="error" role="alert">
+              {error}
+            </p>
+          ))}
+          {iterations.length > 1 && (
+            <SelectField
+              label="Iteration shown"
+              value={String(iteration)}
+              options={iterations.map((candidate) => ({ value: String(candidate), label: `iteration ${candidate}` }))}
+              onChange={(value) => setPickedIteration(Number(value))}
+            />
+          )}
+          <RunCharts charts={charts} xDomain={[0, Math.max(elapsed ?? 0, 1)]} />
+          {result && <RunSummary runId={runId} result={result} withTunnel={withTunnel} />}
+        </>
+      )}
+    </section>
+  );
+}

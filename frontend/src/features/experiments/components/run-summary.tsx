@@ -1,0 +1,128 @@
+import { useId } from 'react';
+import { Measure } from '../../../components/measure';
+import { csvKinds, csvUrl } from '../api/api-url';
+import type { RunResult } from '../api/types';
+import { formatNumber } from '../logic/format';
+
+export interface RunSummaryProps {
+  runId: string;
+  /** The finished run's result. */
+  result: RunResult;
+  /** Whether the run had an FEC tunnel (it then has tunnel samples to export). */
+  withTunnel: boolean;
+}
+
+const percent = (fraction: number) => `${(fraction * 100).toFixed(2)} %`;
+
+/** RunSummary gives a finished run's figures per flow, its fairness and FEC, and its CSV exports. */
+export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
+  const id = useId();
+  const manyIterations = result.iterations.length > 1;
+  const withErrors = result.flows.some((flow) => flow.error !== null);
+  const fairness = result.iterations.filter((iteration) => iteration.jain_index !== null);
+  const fec = result.iterations.flatMap((iteration) =>
+    (['forward', 'return'] as const).flatMap((direction) => {
+      const counters = iteration.fec?.[direction];
+      return counters ? [{ iteration: iteration.iteration, direction, ...counters }] : [];
+    }),
+  );
+  return (
+    <div className="run-summary">
+      <h3 id={`${id}-flows`}>Summary per flow</h3>
+      {fairness.length > 0 && (
+        <dl className="counters">
+          {fairness.map((iteration) => (
+            <Measure
+              key={iteration.iteration}
+              label={manyIterations ? `Jain's fairness index, iteration ${iteration.iteration}` : "Jain's fairness index"}
+              value={formatNumber(iteration.jain_index, 3)}
+            />
+          ))}
+        </dl>
+      )}
+      {result.flows.length === 0 && <p className="muted">No flow finished, so there are no figures per flow.</p>}
+      <div className="table-scroll" hidden={result.flows.length === 0}>
+        <table className="results" aria-labelledby={`${id}-flows`}>
+          <thead>
+            <tr>
+              {manyIterations && <th scope="col">Iteration</th>}
+              <th scope="col">Flow</th>
+              <th scope="col">Transport</th>
+              <th scope="col">CC</th>
+              <th scope="col">Received, bytes</th>
+              <th scope="col">Download time, s</th>
+              <th scope="col">Goodput, Mbit/s</th>
+              <th scope="col">Retransmissions, packets</th>
+              <th scope="col">Mean RTT, ms</th>
+              <th scope="col">Power, Mbit/s per s of RTT</th>
+              {withErrors && <th scope="col">Error</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {result.flows.map((flow) => (
+              <tr key={`${flow.iteration}/${flow.flow}`}>
+                {manyIterations && <td>{flow.iteration}</td>}
+                <th scope="row">flow {flow.flow}</th>
+                <td>{flow.transport}</td>
+                <td>{flow.cc}</td>
+                <td>{flow.bytes?.toLocaleString('en') ?? '–'}</td>
+                <td>{formatNumber(flow.download_time_s, 3)}</td>
+                <td>{formatNumber(flow.goodput_mbps, 3)}</td>
+                <td>{flow.retransmissions ?? '–'}</td>
+                <td>{formatNumber(flow.mean_rtt_ms, 1)}</td>
+                <td>{formatNumber(flow.power_mbps_per_s, 2)}</td>
+                {withErrors && <td className="flow-error">{flow.error ?? ''}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {fec.length > 0 && (
+        <>
+          <h3 id={`${id}-fec`}>FEC tunnel</h3>
+          <div className="table-scroll">
+            <table className="results" aria-labelledby={`${id}-fec`}>
+              <thead>
+                <tr>
+                  {manyIterations && <th scope="col">Iteration</th>}
+                  <th scope="col">Direction</th>
+                  <th scope="col">Sources, packets</th>
+                  <th scope="col">Repairs, packets</th>
+                  <th scope="col">Lost, packets</th>
+                  <th scope="col">Rebuilt, packets</th>
+                  <th scope="col">Residual loss, % of sources</th>
+                </tr>
+              </thead>
+              <tbody>
+                {fec.map((row) => (
+                  <tr key={`${row.iteration}/${row.direction}`}>
+                    {manyIterations && <td>{row.iteration}</td>}
+                    <th scope="row">{row.direction}</th>
+                    <td>{row.sources}</td>
+                    <td>{row.repairs}</td>
+                    <td>{row.lost}</td>
+                    <td>{row.recovered}</td>
+                    <td>{percent(row.residual_loss)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <h3 id={`${id}-csv`}>Download as CSV</h3>
+      <ul className="csv-links" aria-labelledby={`${id}-csv`}>
+        {csvKinds
+          .filter(({ kind }) => withTunnel || kind !== 'tunnel-samples')
+          .map(({ kind, label, what }) => (
+            <li key={kind}>
+              <a href={csvUrl(runId, kind)} download={`satlab-${runId}-${kind}.csv`}>
+                {label} CSV
+              </a>{' '}
+              <span className="muted">({what})</span>
+            </li>
+          ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { type MouseEvent, useId } from 'react';
+import type { RunList } from '../api/types';
+import { runHref } from '../hooks/use-run-in-url';
+import { describeFlows, flowFigure } from '../logic/format';
+
+export interface RunsListProps {
+  /** One page of runs, newest first; null while it loads. */
+  list: RunList | null;
+  /** Why the list did not load, if it did not. */
+  error: string | null;
+  /** The page shown, from 0. */
+  page: number;
+  pageSize: number;
+  onPage: (page: number) => void;
+  /** The run on show, marked in the list. */
+  selected: string | null;
+  /** Opens a run in the console. */
+  onOpen: (runId: string) => void;
+  onRefresh: () => void;
+}
+
+const created = (unixSeconds: number) =>
+  new Date(unixSeconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+
+/** RunsList pages through the stored runs; each opens in the console (a link, so it also opens in a new tab). */
+export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen, onRefresh }: RunsListProps) {
+  const headingId = useId();
+  const open = (runId: string) => (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    onOpen(runId);
+  };
+  const first = page * pageSize + 1;
+  const last = Math.min((page + 1) * pageSize, list?.count ?? 0);
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <div className="run-head">
+        <h2 id={headingId}>Runs</h2>
+        <button type="button" onClick={onRefresh}>
+          Refresh
+        </button>
+      </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {list && list.count === 0 && <p className="muted">No runs yet: start one with the form.</p>}
+      {list && list.count > 0 && (
+        <>
+          <div className="table-scroll">
+            <table className="results runs-table" aria-labelledby={headingId}>
+              <thead>
+                <tr>
+                  <th scope="col">Run</th>
+                  <th scope="col">Lab</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Flows</th>
+                  <th scope="col">Download time, s</th>
+                  <th scope="col">Goodput, Mbit/s</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.data.map((run) => (
+                  <tr key={run.run_id} aria-current={run.run_id === selected || undefined}>
+                    <th scope="row">
+                      <a href={runHref(run.run_id)} onClick={open(run.run_id)} aria-label={`Open run ${run.run_id}`}>
+                        {run.run_id}
+                      </a>
+                    </th>
+                    <td>{run.name}</td>
+                    <td>
+                      <span className={`status status-${run.status}`} title={run.error ?? undefined}>
+                        {run.status}
+                      </span>
+                    </td>
+                    <td>{created(run.created_at)}</td>
+                    <td>{describeFlows(run.flows)}</td>
+                    <td>{flowFigure(run.flows, 'download_time_s', 2)}</td>
+                    <td>{flowFigure(run.flows, 'goodput_mbps', 2)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="pager">
+            <button type="button" onClick={() => onPage(page - 1)} disabled={page === 0}>
+              Newer runs
+            </button>
+            <span>
+              {first}–{last} of {list.count}
+            </span>
+            <button type="button" onClick={() => onPage(page + 1)} disabled={last >= list.count}>
+              Older runs
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,1 @@
+export { ExperimentConsole } from './components/experiment-console';

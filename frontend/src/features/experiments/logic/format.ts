@@ -1,0 +1,54 @@
+import type { FlowSummary, Scenario } from '../api/types';
+
+/** formatNumber prints a figure with a fixed number of decimals, or a dash where there is none. */
+export const formatNumber = (value: number | null | undefined, decimals: number) =>
+  value === null || value === undefined || !Number.isFinite(value) ? '–' : value.toFixed(decimals);
+
+/** formatBytes spells a size out in bytes and in MiB, as the labs write them (20 MiB = 20971520 bytes). */
+export const formatBytes = (bytes: number) => `${bytes.toLocaleString('en')} bytes = ${(bytes / 2 ** 20).toFixed(2)} MiB`;
+
+/**
+ * flowFigure sums up one figure of a run's flows for the runs list: the value of a lone flow, else
+ * the mean and how many flows it covers; failed flows have none.
+ */
+export function flowFigure(flows: FlowSummary[], figure: 'download_time_s' | 'goodput_mbps', decimals: number): string {
+  const values = flows.map((flow) => flow[figure]).filter((value): value is number => value !== null);
+  if (values.length === 0) return '–';
+  if (flows.length === 1) return values[0].toFixed(decimals);
+  const mean = values.reduce((total, value) => total + value, 0) / values.length;
+  return `${mean.toFixed(decimals)} (mean of ${values.length})`;
+}
+
+/** formatDuration prints seconds as s, or min and s from a minute on. */
+export function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const minutes = Math.floor(seconds / 60);
+  return `${minutes} min ${(seconds - minutes * 60).toFixed(0).padStart(2, '0')} s`;
+}
+
+/** formatSize prints a transfer size compactly: bytes below 1 MiB, MiB above. */
+export const formatSize = (bytes: number) =>
+  bytes < 2 ** 20 ? `${bytes.toLocaleString('en')} bytes` : `${Number((bytes / 2 ** 20).toFixed(2))} MiB`;
+
+/** describeScenario says in a line what a run runs: each flow group, then the FEC tunnel. */
+export function describeScenario(scenario: Scenario): string {
+  const groups = scenario.flows.map((group) => {
+    const hystart = group.hystart === null ? '' : ` (Hystart ${group.hystart ? 'on' : 'off'})`;
+    const amount = group.size_bytes !== null ? formatSize(group.size_bytes) : `${group.duration_s} s`;
+    const upload = group.direction === 'upload' ? ' upload' : '';
+    const start = group.start_s > 0 ? ` from ${group.start_s} s` : '';
+    return `${group.count} × ${group.transport} ${group.cc}${hystart}, ${amount}${upload}${start}`;
+  });
+  const tunnel = scenario.tunnel ? `FEC S(${scenario.tunnel.k},${scenario.tunnel.z})` : 'no FEC tunnel';
+  return [...groups, tunnel].join(' · ');
+}
+
+/** describeFlows sums up a finished run's flows by transport and congestion control (its first iteration). */
+export function describeFlows(flows: FlowSummary[]): string {
+  const counts = new Map<string, number>();
+  for (const flow of flows.filter((candidate) => candidate.iteration === 0)) {
+    const what = `${flow.transport} ${flow.cc}`;
+    counts.set(what, (counts.get(what) ?? 0) + 1);
+  }
+  return [...counts].map(([what, count]) => (count === 1 ? what : `${count} × ${what}`)).join(', ') || '–';
+}

@@ -1,0 +1,150 @@
+import type { FlowSampleRow, LinkSampleRow, RunSamples, Scenario, TunnelSampleRow } from '../api/types';
+
+/**
+ * The console's charts as data: which rows of a run's samples each line takes, and what value it
+ * plots, with units in each chart's axis title. Everything here is pure; the charts only draw.
+ */
+
+export interface Point {
+  /** Seconds since the iteration's flows could start. */
+  t_s: number;
+  /** null leaves a gap (a sample without this figure). */
+  value: number | null;
+}
+
+export interface Series {
+  key: string;
+  label: string;
+  points: Point[];
+}
+
+interface Timed {
+  iteration: number;
+  t_s: number;
+}
+
+interface SeriesSpec<Row> {
+  key: string;
+  label: string;
+  includes: (row: Row) => boolean;
+  value: (row: Row) => number | null;
+}
+
+/** seriesOf makes one line per spec out of the rows of one iteration. */
+export function seriesOf<Row extends Timed>(rows: Row[], iteration: number, specs: SeriesSpec<Row>[]): Series[] {
+  return specs.map(({ key, label, includes, value }) => ({
+    key,
+    label,
+    points: rows.filter((row) => row.iteration === iteration && includes(row)).map((row) => ({ t_s: row.t_s, value: value(row) })),
+  }));
+}
+
+/** flowLabels names each flow of a scenario by its index (as the CSV exports do) and what it runs. */
+export function flowLabels(scenario: Scenario): string[] {
+  return scenario.flows
+    .flatMap((group) => Array.from({ length: group.count }, () => `${group.transport} ${group.cc}`))
+    .map((what, index) => `flow ${index} (${what})`);
+}
+
+const sum = (...values: (number | null)[]) =>
+  values.every((value) => value === null) ? null : values.reduce<number>((total, value) => total + (value ?? 0), 0);
+
+const kilobytes = (bytes: number | null) => (bytes === null ? null : bytes / 1000);
+
+export interface ChartSpec {
+  id: string;
+  title: string;
+  /** The y axis title, with its unit. */
+  yLabel: string;
+  /** The unit of a value, for legends. */
+  unit: string;
+  series: Series[];
+}
+
+const flowMetrics: { id: string; title: string; yLabel: string; unit: string; value: (row: FlowSampleRow) => number | null }[] = [
+  { id: 'goodput', title: 'Goodput per flow', yLabel: 'Goodput, Mbit/s', unit: 'Mbit/s', value: (row) => row.goodput_mbps },
+  { id: 'cwnd', title: 'Congestion window per flow', yLabel: 'cwnd, kB', unit: 'kB', value: (row) => kilobytes(row.cwnd_bytes) },
+  { id: 'rtt', title: 'Round-trip time per flow', yLabel: 'RTT, ms', unit: 'ms', value: (row) => row.rtt_ms },
+];
+
+const satellite = (direction: LinkSampleRow['direction']) => (row: LinkSampleRow) => row.link === 'satellite' && row.direction === direction;
+
+/**
+ * runCharts lays out the charts of one iteration: per flow goodput, cwnd and RTT; the satellite
+ * link's queues and its forward drops (buffer: congestion; channel: link errors); and, with a
+ * tunnel, the FEC counters of the forward direction.
+ */
+export function runCharts(samples: RunSamples, iteration: number, labels: string[], withTunnel: boolean): ChartSpec[] {
+  const flows = [...new Set(samples.flows.filter((row) => row.iteration === iteration).map((row) => row.flow))].sort((a, b) => a - b);
+  const charts: ChartSpec[] = flowMetrics.map(({ id, title, yLabel, unit, value }) => ({
+    id,
+    title,
+    yLabel,
+    unit,
+    series: seriesOf(
+      samples.flows,
+      iteration,
+      flows.map((flow) => ({ key: `flow-${flow}`, label: labels[flow] ?? `flow ${flow}`, includes: (row) => row.flow === flow, value })),
+    ),
+  }));
+  charts.push(
+    {
+      id: 'queue',
+      title: 'Satellite link queues',
+      yLabel: 'Queue, kB',
+      unit: 'kB',
+      series: seriesOf<LinkSampleRow>(samples.links, iteration, [
+        { key: 'forward', label: 'forward (gateway → terminal)', includes: satellite('forward'), value: (row) => kilobytes(row.queue_bytes) },
+        { key: 'return', label: 'return (terminal → gateway)', includes: satellite('return'), value: (row) => kilobytes(row.queue_bytes) },
+      ]),
+    },
+    {
+      id: 'drops',
+      title: 'Forward link drops, cumulative',
+      yLabel: 'Drops, packets',
+      unit: 'packets',
+      series: seriesOf<LinkSampleRow>(samples.links, iteration, [
+        {
+          key: 'buffer',
+          label: 'buffer full (congestion)',
+          includes: satellite('forward'),
+          value: (row) => sum(row.drops_buffer, row.drops_overflow),
+        },
+        { key: 'channel', label: 'channel (link errors)', includes: satellite('forward'), value: (row) => row.drops_channel },
+      ]),
+    },
+  );
+  if (withTunnel) {
+    const forward = (row: TunnelSampleRow) => row.direction === 'forward';
+    charts.push({
+      id: 'fec',
+      title: 'FEC tunnel, forward direction, cumulative',
+      yLabel: 'Source packets',
+      unit: 'packets',
+      series: seriesOf<TunnelSampleRow>(samples.tunnel, iteration, [
+        { key: 'lost', label: 'lost on the link', includes: forward, value: (row) => row.rx_lost },
+        { key: 'recovered', label: 'rebuilt by FEC', includes: forward, value: (row) => row.rx_recovered },
+      ]),
+    });
+  }
+  return charts;
+}
+
+/** lastTime is the latest sample time of an iteration, in seconds, or null before any sample. */
+export function lastTime(samples: RunSamples, iteration: number): number | null {
+  let latest: number | null = null;
+  for (const rows of [samples.flows, samples.links, samples.tunnel] as Timed[][]) {
+    for (let index = rows.length - 1; index >= 0; index -= 1) {
+      if (rows[index].iteration === iteration) {
+        latest = Math.max(latest ?? 0, rows[index].t_s);
+        break;
+      }
+    }
+  }
+  return latest;
+}
+
+/** iterationsOf lists the iterations that have samples, in order. */
+export function iterationsOf(samples: RunSamples): number[] {
+  return [...new Set([...samples.flows, ...samples.links, ...samples.tunnel].map((row) => row.iteration))].sort((a, b) => a - b);
+}
