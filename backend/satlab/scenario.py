@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from satlab.flows.registry import TRANSPORTS
@@ -168,21 +176,46 @@ class FlowGroup(Strict):
     start_s: float = Field(default=0.0, ge=0, le=MAX_DURATION_S)
     direction: Literal["download", "upload"] = "download"
 
+    # Checks that involve other fields sit on the field they refuse, so that an
+    # error names it (flows.0.cc); each sees the fields declared before it.
+    @field_validator("cc")
+    @classmethod
+    def _cc_of_the_transport(cls, cc: str, info: ValidationInfo) -> str:
+        transport = info.data.get("transport")
+        if transport is not None and cc not in TRANSPORTS[transport].congestion_controls:
+            raise ValueError(f"is not a congestion control of {transport}; "
+                             f"allowed: {', '.join(TRANSPORTS[transport].congestion_controls)}")
+        return cc
+
+    @field_validator("hystart")
+    @classmethod
+    def _hystart_of_cubic(cls, hystart: bool | None, info: ValidationInfo) -> bool | None:
+        if "cc" not in info.data:  # the cc is refused already
+            return hystart
+        if hystart is not None and (info.data.get("transport"), info.data["cc"]) != ("tcp", "cubic"):
+            raise ValueError("applies to transport tcp with cc cubic only; give null for the others")
+        return hystart
+
+    @field_validator("duration_s")
+    @classmethod
+    def _duration_of_the_transport(cls, duration_s: float | None, info: ValidationInfo) -> float | None:
+        transport = info.data.get("transport")
+        if duration_s is not None and transport is not None and not TRANSPORTS[transport].durations:
+            raise ValueError(f"{transport} transfers a size; give size_bytes, not duration_s")
+        return duration_s
+
+    @field_validator("direction")
+    @classmethod
+    def _direction_of_the_transport(cls, direction: str, info: ValidationInfo) -> str:
+        transport = info.data.get("transport")
+        if direction == "upload" and transport is not None and not TRANSPORTS[transport].uploads:
+            raise ValueError(f"{transport} runs downloads only; allowed: download")
+        return direction
+
     @model_validator(mode="after")
-    def _consistent(self) -> FlowGroup:
-        allowed = TRANSPORTS[self.transport].congestion_controls
-        if self.cc not in allowed:
-            raise ValueError(f"cc {self.cc!r} is not a congestion control of {self.transport}; "
-                             f"allowed: {', '.join(allowed)}")
+    def _size_or_duration(self) -> FlowGroup:
         if (self.size_bytes is None) == (self.duration_s is None):
             raise ValueError("give exactly one of size_bytes or duration_s")
-        transport = TRANSPORTS[self.transport]
-        if self.direction == "upload" and not transport.uploads:
-            raise ValueError(f"{self.transport} runs downloads only; allowed direction: download")
-        if self.duration_s is not None and not transport.durations:
-            raise ValueError(f"{self.transport} transfers a size; give size_bytes, not duration_s")
-        if self.hystart is not None and (self.transport, self.cc) != ("tcp", "cubic"):
-            raise ValueError("hystart applies to transport tcp with cc cubic only")
         return self
 
 

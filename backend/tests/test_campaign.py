@@ -68,8 +68,8 @@ def test_expand_rejects_an_invalid_value_naming_the_matrix_entry():
     with pytest.raises(ScenarioError) as error:
         expand_dict(data)
     assert error.value.problems == [
-        "matrix flows.0.cc=westwood (configuration 1): flows.0: cc 'westwood' is not a congestion control of tcp; "
-        "allowed: cubic, bbr, reno"]
+        "matrix flows.0.cc=westwood (configuration 1): flows.0.cc: is not a congestion control of tcp; "
+        "allowed: cubic, bbr, reno (got 'westwood')"]
 
 
 def test_expand_rejects_an_invalid_combination_only():

@@ -25,7 +25,7 @@ def satlab_namespaces() -> set[str]:
 BAD = [
     (["--set", "path.forward.rate_mbps=0"], "path.forward.rate_mbps"),
     (["--set", "path.return.delay_ms=-5"], "path.return.delay_ms"),
-    (["--set", "flows.0.cc=westwood"], "flows.0: cc 'westwood'"),
+    (["--set", "flows.0.cc=westwood"], "flows.0.cc: is not a congestion control of tcp"),
     (["--set", "tunnel.k=200", "--set", "tunnel.z=100"], "tunnel: k must be <= z"),
     (["--set", "flows.0.size_bytes=99999999999999"], "flows.0.size_bytes"),
     (["--set", "path.forward.speed=3"], "path.forward.speed: is not a known field"),

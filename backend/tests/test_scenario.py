@@ -36,7 +36,7 @@ BAD_INPUTS = [
     ("path.forward.rate_mbps=0", "path.forward.rate_mbps: Input should be greater than 0"),
     ("path.return.delay_ms=-1", "path.return.delay_ms: Input should be greater than or equal to 0"),
     ("path.forward.rate_mbps=fast", "path.forward.rate_mbps: Input should be a valid number"),
-    ("flows.0.cc=vegas", "flows.0: cc 'vegas' is not a congestion control of tcp; allowed: cubic, bbr, reno"),
+    ("flows.0.cc=vegas", "flows.0.cc: is not a congestion control of tcp; allowed: cubic, bbr, reno (got 'vegas')"),
     ("flows.0.size_bytes=1000000000000", "flows.0.size_bytes: Input should be less than or equal to"),
     ("flows.0.colour=red", "flows.0.colour: is not a known field"),
     ("flows.0.transport=sctp", "flows.0.transport: Input should be 'tcp', 'quic-picoquic' or 'quic-ngtcp2'"),
@@ -49,9 +49,9 @@ BAD_INPUTS = [
     ("path.link_backend=tc", "path.link_backend: Input should be 'satlink' or 'netem'"),
     ("seed=-3", "seed: Input should be greater than or equal to 0"),
     ("flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, direction: upload}",
-     "flows.0: quic-picoquic runs downloads only"),
+     "flows.0.direction: quic-picoquic runs downloads only"),
     ("flows.0={transport: quic-picoquic, cc: bbr1, duration_s: 10}",
-     "flows.0: quic-picoquic transfers a size; give size_bytes"),
+     "flows.0.duration_s: quic-picoquic transfers a size; give size_bytes"),
     ("cross_traffic=[{rate_mbps: 0}]", "cross_traffic.0.rate_mbps: Input should be greater than 0"),
     ("cross_traffic=[{rate_mbps: 10001}]", "cross_traffic.0.rate_mbps: Input should be less than or equal to 10000"),
     ("cross_traffic=[{rate_mbps: 1, link: sideways}]", "cross_traffic.0.link: Input should be 'return' or 'forward'"),
@@ -85,7 +85,7 @@ def test_validate_tunnel_rejects_k_above_z():
 def test_validate_flows_rejects_hystart_for_bbr():
     data = geo_ideal()
     data["flows"][0]["cc"] = "bbr"
-    with pytest.raises(ScenarioError, match="^flows.0: hystart applies to transport tcp with cc cubic only"):
+    with pytest.raises(ScenarioError, match="^flows.0.hystart: applies to transport tcp with cc cubic only"):
         validate(data)
 
 

@@ -68,9 +68,9 @@ test.describe('refusals', () => {
   test('shows the API refusal beside the field it names', async ({ page }) => {
     await page.goto('./?lab=experiments');
     const form = page.getByRole('form', { name: 'New run' });
-    await form.getByLabel('More overrides').fill('flows.0.cc=westwood');
+    await form.getByLabel('More overrides').fill('path.forward.rate_mbps=0');
     await form.getByRole('button', { name: 'Run' }).click();
-    await expect(form.getByLabel('More overrides')).toHaveAccessibleDescription(/cc 'westwood' is not a congestion control of tcp/);
+    await expect(form.getByLabel('More overrides')).toHaveAccessibleDescription(/path\.forward\.rate_mbps: Input should be greater than 0/);
     await expect(form.getByLabel('More overrides')).toHaveAttribute('aria-invalid', 'true');
     await page.screenshot({ path: 'test-output/experiments-refused.png' });
 

@@ -25,19 +25,17 @@ export function problemsOf(detail: ProblemDetail[]): Problem[] {
 }
 
 /**
- * placeProblems puts each problem beside the control that sets its field: the control with that
- * path; else, for a check across the fields of an object (reported at the object, "flows.0: cc
- * 'westwood' is not a congestion control of tcp"), the control of the field the sentence starts
- * with; else the control that sets an object the field lies in. The others are general.
+ * placeProblems puts each problem beside the control that sets its field (the backend reports a
+ * check across fields at the field it refuses: flows.0.cc for a cc its transport lacks): the
+ * control with that path, else the control that sets an object the field lies in. The others
+ * (a check of a whole object, a malformed override) are general.
  */
 export function placeProblems(problems: Problem[], targets: ProblemTarget[]): PlacedProblems {
   const placed: PlacedProblems = { byTarget: {}, general: [] };
   const owner = (path: string) => targets.find((target) => target.paths.includes(path));
   for (const { field, message } of problems) {
-    const firstWord = message.slice(field.length + 2).match(/^[A-Za-z_]\w*/)?.[0];
     const target =
       (field ? owner(field) : undefined) ??
-      (field && firstWord && message.startsWith(`${field}: `) ? owner(`${field}.${firstWord}`) : undefined) ??
       targets.find((candidate) => candidate.paths.some((path) => field.startsWith(`${path}.`)));
     if (target) (placed.byTarget[target.name] ??= []).push(message);
     else placed.general.push(message);
