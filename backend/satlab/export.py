@@ -29,7 +29,8 @@ LINK_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "link": "link", "
                        "packets_in": "in_packets", "bytes_in": "in_bytes", "packets_out": "out_packets",
                        "bytes_out": "out_bytes", "drops_buffer": "buffer_drops_packets",
                        "drops_channel": "channel_drops_packets", "drops_overflow": "overflow_drops_packets",
-                       "lateness_p99_ms": "lateness_p99_ms", "lateness_max_ms": "lateness_max_ms"}
+                       "drops": "drops_packets", "lateness_p99_ms": "lateness_p99_ms",
+                       "lateness_max_ms": "lateness_max_ms"}
 TUNNEL_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "direction": "direction",
                          "tx_plain": "tx_plain_packets", "tx_sources": "tx_source_packets",
                          "tx_repairs": "tx_repair_packets", "tx_flush_repairs": "tx_flush_repair_packets",

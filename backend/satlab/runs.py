@@ -161,7 +161,10 @@ class RunManager:
 
         def on_event(event: Event) -> None:
             if event["type"] == "sample":
-                self.store.add_sample(event)
+                # Subscribers get the rows as stored: a run looks the same live and stored.
+                rows = self.store.add_sample(event)
+                event = {"type": "sample", "run_id": event["run_id"], "iteration": event["iteration"],
+                         "t_s": event["t_s"], **rows, "cross_traffic": event.get("cross_traffic")}
             if event["type"] != "summary":  # the summary is published once stored, by _finish
                 self._publish(event, run.campaign_id)
 

@@ -121,6 +121,7 @@ MIGRATIONS: tuple[str, ...] = (
         drops_buffer INTEGER,
         drops_channel INTEGER,
         drops_overflow INTEGER,
+        drops INTEGER,
         lateness_p99_ms REAL,
         lateness_max_ms REAL
     );
@@ -196,6 +197,61 @@ def _percentile(histogram: dict[str, Any] | None, key: str) -> float | None:
 def _insert(db: sqlite3.Connection, table: str, row: dict[str, Any]) -> None:
     columns = ", ".join(row)
     db.execute(f"INSERT INTO {table} ({columns}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+
+
+SampleRows = dict[str, list[dict[str, Any]]]
+# sample_rows' kinds -> their tables; GET .../samples and the live stream use the same kinds.
+SAMPLE_TABLES = {"flows": "flow_samples", "links": "link_samples", "tunnel": "tunnel_samples"}
+
+
+def _all_drops(counters: dict[str, Any]) -> int | None:
+    """Every packet the link dropped: netem counts them together, satlink by cause."""
+    if "drops" in counters:
+        return int(counters["drops"])
+    causes = [counters[name] for name in ("drops_buffer", "drops_channel", "drops_overflow") if name in counters]
+    return sum(causes) if causes else None
+
+
+def sample_rows(event: dict[str, Any]) -> SampleRows:
+    """One engine "sample" event as the rows the store keeps (without run_id):
+    per flow; per link and direction (satlink's a->b / b->a named forward,
+    return, up, down); per tunnel direction (the sending endpoint's tx and
+    the receiving one's rx counters). The live stream sends these same rows,
+    so a run looks the same live and stored. Keys the store does not know
+    are ignored."""
+    at = {"iteration": event["iteration"], "t_s": event["t_s"]}
+    flows = [{**at, "flow": flow["flow"], **{name: flow.get(name) for name in FLOW_SAMPLE_FIELDS}}
+             for flow in event.get("flows") or ()]
+    links = []
+    for event_key, link, directions in LINKS:
+        stats = event.get(event_key)
+        for side, direction in directions.items():
+            counters = (stats or {}).get(side)
+            if counters is None:
+                continue
+            lateness = counters.get("lateness_ms")
+            links.append({**at, "link": link, "direction": direction,
+                          **{name: counters.get(name) for name in LINK_COUNTERS},
+                          "drops": _all_drops(counters),
+                          "lateness_p99_ms": _percentile(lateness, "p99"),
+                          "lateness_max_ms": _percentile(lateness, "max")})
+    tunnel = []
+    endpoints: list[dict[str, Any] | None] = event.get("tunnel") or []
+    if len(endpoints) == 2:
+        terminal, gateway = endpoints
+        # The terminal's endpoint receives the forward direction, the gateway's the return.
+        for direction, sender, receiver in (("forward", gateway, terminal), ("return", terminal, gateway)):
+            if sender is None and receiver is None:
+                continue
+            tx = (sender or {}).get("tx") or {}
+            rx = (receiver or {}).get("rx") or {}
+            delay = rx.get("decoding_delay_ms")
+            tunnel.append({**at, "direction": direction,
+                           **{f"tx_{name}": tx.get(name) for name in TUNNEL_TX},
+                           **{f"rx_{name}": rx.get(name) for name in TUNNEL_RX},
+                           "rx_decoding_delay_p99_ms": _percentile(delay, "p99"),
+                           "rx_decoding_delay_max_ms": _percentile(delay, "max")})
+    return {"flows": flows, "links": links, "tunnel": tunnel}
 
 
 class Store:
@@ -296,42 +352,16 @@ class Store:
                        "finished_at = COALESCE(?, finished_at) WHERE run_id = ?",
                        (status, error, started, finished, run_id))
 
-    def add_sample(self, event: dict[str, Any]) -> None:
-        """One engine "sample" event: rows of its flows, links and tunnel directions.
-        Keys the store does not know are ignored."""
+    def add_sample(self, event: dict[str, Any]) -> SampleRows:
+        """Store one engine "sample" event as rows (see sample_rows), and return them."""
         run_id = event["run_id"]
-        key = {"run_id": run_id, "iteration": event["iteration"], "t_s": event["t_s"]}
+        rows = sample_rows(event)
         with self._write() as db:
             self._require_run(db, run_id)
-            for flow in event.get("flows") or ():
-                _insert(db, "flow_samples", {**key, "flow": flow["flow"],
-                                             **{name: flow.get(name) for name in FLOW_SAMPLE_FIELDS}})
-            for event_key, link, directions in LINKS:
-                stats = event.get(event_key)
-                for side, direction in directions.items():
-                    counters = (stats or {}).get(side)
-                    if counters is None:
-                        continue
-                    lateness = counters.get("lateness_ms")
-                    _insert(db, "link_samples", {**key, "link": link, "direction": direction,
-                                                 **{name: counters.get(name) for name in LINK_COUNTERS},
-                                                 "lateness_p99_ms": _percentile(lateness, "p99"),
-                                                 "lateness_max_ms": _percentile(lateness, "max")})
-            endpoints: list[dict[str, Any] | None] = event.get("tunnel") or []
-            if len(endpoints) == 2:
-                terminal, gateway = endpoints
-                # The terminal's endpoint receives the forward direction, the gateway's the return.
-                for direction, sender, receiver in (("forward", gateway, terminal), ("return", terminal, gateway)):
-                    if sender is None and receiver is None:
-                        continue
-                    tx = (sender or {}).get("tx") or {}
-                    rx = (receiver or {}).get("rx") or {}
-                    delay = rx.get("decoding_delay_ms")
-                    _insert(db, "tunnel_samples", {**key, "direction": direction,
-                                                   **{f"tx_{name}": tx.get(name) for name in TUNNEL_TX},
-                                                   **{f"rx_{name}": rx.get(name) for name in TUNNEL_RX},
-                                                   "rx_decoding_delay_p99_ms": _percentile(delay, "p99"),
-                                                   "rx_decoding_delay_max_ms": _percentile(delay, "max")})
+            for kind, table in SAMPLE_TABLES.items():
+                for row in rows[kind]:
+                    _insert(db, table, {"run_id": run_id, **row})
+        return rows
 
     def add_iteration(self, run_id: str, outcome: dict[str, Any]) -> None:
         """One iteration's outcome (what the engine's _Iteration.run returns)

@@ -4,7 +4,7 @@ import threading
 import pytest
 
 from satlab import store as store_module
-from satlab.store import MIGRATIONS, Store
+from satlab.store import MIGRATIONS, Store, sample_rows
 
 # Shapes as the engine emits them (captured from a real 2-flow run of
 # geo-optical with a LAN segment and an S(5,100) tunnel), numbers trimmed.
@@ -197,6 +197,8 @@ def test_add_sample_stores_flows_links_and_tunnel_directions(store):
     assert (links["satellite", "return"]["lateness_p99_ms"], links["satellite", "forward"]["lateness_p99_ms"]) \
         == (0.03, None)
     assert links["satellite", "forward"]["drops_channel"] == 3
+    forward = links["satellite", "forward"]
+    assert forward["drops"] == forward["drops_buffer"] + forward["drops_channel"] + forward["drops_overflow"]
     tunnel = {row["direction"]: row for row in store.tunnel_samples("a1b2c3")}
     # Forward: received by the terminal's endpoint (first), sent by the gateway's.
     assert (tunnel["forward"]["rx_sources"], tunnel["forward"]["rx_lost"], tunnel["forward"]["rx_recovered"],
@@ -372,3 +374,19 @@ def test_add_sample_from_many_threads_at_once(store):
         assert len(store.flow_samples(run_id)) == 2 * samples_per_thread
         assert len(store.link_samples(run_id)) == 4 * samples_per_thread
         assert len(store.tunnel_samples(run_id)) == 2 * samples_per_thread
+
+
+def test_add_sample_returns_the_rows_it_stored(store):
+    store.create_run("a1b2c3", SCENARIO, PROVENANCE)
+    rows = store.add_sample(sample_event("a1b2c3"))
+    assert rows["flows"] == store.flow_samples("a1b2c3")
+    assert rows["links"] == store.link_samples("a1b2c3")
+    assert rows["tunnel"] == store.tunnel_samples("a1b2c3")
+
+
+def test_sample_rows_take_netem_drops_as_all_drops():
+    event = {"run_id": "a1b2c3", "iteration": 0, "t_s": 1.0,
+             "link": {"ab": {"packets_out": 5, "drops": 2}, "ba": {"packets_out": 9, "drops": 7}}}
+    links = {row["direction"]: row for row in sample_rows(event)["links"]}
+    assert (links["forward"]["drops"], links["return"]["drops"]) == (7, 2)
+    assert links["forward"]["drops_buffer"] is None

@@ -160,7 +160,7 @@ export interface FlowSampleRow {
   delivery_rate_mbps: number | null;
 }
 
-/** Cumulative counters of one direction of a satlink (netem fills only some). */
+/** Cumulative counters of one direction of the link (netem fills only some; its drops only in `drops`). */
 export interface LinkCounters {
   queue_bytes: number | null;
   in_flight_packets: number | null;
@@ -171,6 +171,8 @@ export interface LinkCounters {
   drops_buffer: number | null;
   drops_channel: number | null;
   drops_overflow: number | null;
+  /** Every drop, whatever the cause. */
+  drops: number | null;
 }
 
 export interface LinkSampleRow extends LinkCounters {
@@ -200,30 +202,16 @@ export interface RunSamples {
   tunnel: TunnelSampleRow[];
 }
 
-/** A satlink stats line: a is the terminal, b the gateway. */
-export interface SatlinkStats {
-  ab?: LinkCounters | null;
-  ba?: LinkCounters | null;
-}
-
-/** A swf-tunnel stats line. */
-export interface TunnelStats {
-  tx?: { sources?: number; repairs?: number } | null;
-  rx?: { sources?: number; repairs?: number; lost?: number; recovered?: number; unrecovered?: number } | null;
-}
-
-/** The engine's sample event, ten a second while the flows run. */
-export interface SampleEvent {
+/**
+ * A sample event, ten a second while the flows run: the same rows the store keeps
+ * (GET api/runs/{id}/samples), so a run looks the same live and stored.
+ */
+export interface SampleEvent extends RunSamples {
   type: 'sample';
   run_id: string;
   iteration: number;
   /** Seconds since the iteration's first flow could start. */
   t_s: number;
-  flows: (Omit<FlowSampleRow, 'iteration' | 't_s'> & { flow: number })[];
-  link: SatlinkStats | null;
-  lan: SatlinkStats | null;
-  /** [terminal's endpoint, gateway's endpoint], or empty without a tunnel. */
-  tunnel: (TunnelStats | null)[];
 }
 
 /** What WS api/runs/{id}/stream sends: the run first, then the engine's events until the summary. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Run, RunSamples, SampleEvent, StreamEvent } from '../api/types';
 import { initialRunView, isFinished, phaseLabel, runViewReducer } from './run-view';
-import { mergeSamples, rowsOfSample } from './samples';
+import { mergeSamples } from './samples';
 import { flowLabels, iterationsOf, lastTime, runCharts } from './series';
 
 // Shaped as the backend streams them (geo-ideal, 300 kB, with tunnel.k=5 tunnel.z=100).
@@ -26,7 +26,12 @@ const run: Run = {
   result: null,
 };
 
-const link = (queueBytes: number, dropsBuffer: number, dropsChannel: number) => ({
+// Rows as the store keeps them and the stream sends them (backend/satlab/store.py, sample_rows).
+const linkRow = (t_s: number, direction: 'forward' | 'return', queueBytes: number, dropsBuffer: number, dropsChannel: number, iteration = 0) => ({
+  iteration,
+  t_s,
+  link: 'satellite' as const,
+  direction,
   queue_bytes: queueBytes,
   in_flight_packets: 3,
   packets_in: 10,
@@ -36,22 +41,30 @@ const link = (queueBytes: number, dropsBuffer: number, dropsChannel: number) => 
   drops_buffer: dropsBuffer,
   drops_channel: dropsChannel,
   drops_overflow: 0,
-  write_errors: 0,
-  lateness_ms: null,
+  drops: dropsBuffer + dropsChannel,
 });
 
-function sample(t_s: number, goodput: number | null, lost: number): SampleEvent {
-  const endpoint = (rxLost: number) => ({
+function sample(t_s: number, goodput: number | null, lost: number, iteration = 0): SampleEvent {
+  const tunnelRow = (direction: 'forward' | 'return', rxLost: number) => ({
+    iteration,
     t_s,
-    tx: { packets_in: 6, plain: 0, sources: 6, repairs: 3 },
-    rx: { plain: 0, sources: 3, repairs: 2, lost: rxLost, recovered: rxLost, unrecovered: 0 },
+    direction,
+    tx_sources: 6,
+    tx_repairs: 3,
+    rx_sources: 3,
+    rx_repairs: 2,
+    rx_lost: rxLost,
+    rx_recovered: rxLost,
+    rx_unrecovered: 0,
   });
   return {
     type: 'sample',
     run_id: '0e5015',
-    iteration: 0,
+    iteration,
     t_s,
     flows: [0, 1].map((flow) => ({
+      iteration,
+      t_s,
       flow,
       goodput_mbps: goodput,
       bytes_acked: 1000,
@@ -60,9 +73,8 @@ function sample(t_s: number, goodput: number | null, lost: number): SampleEvent 
       retransmissions: 0,
       delivery_rate_mbps: null,
     })),
-    link: { ab: link(0, 0, 0), ba: link(12000, 1, lost) },
-    lan: null,
-    tunnel: [endpoint(lost), endpoint(0)],
+    links: [linkRow(t_s, 'forward', 12000, 1, lost, iteration), linkRow(t_s, 'return', 0, 0, 0, iteration)],
+    tunnel: [tunnelRow('forward', lost), tunnelRow('return', 0)],
   };
 }
 
@@ -75,32 +87,10 @@ const events: StreamEvent[] = [
 
 const replay = (list: StreamEvent[]) => list.reduce((view, event) => runViewReducer(view, { type: 'event', event }), initialRunView);
 
-describe('rowsOfSample', () => {
-  it('splits an event into the rows the store keeps: ba is forward, the terminal receives forward', () => {
-    const rows = rowsOfSample(sample(0.2, 4.5, 2));
-    expect(rows.flows).toHaveLength(2);
-    expect(rows.flows[1]).toMatchObject({ iteration: 0, t_s: 0.2, flow: 1, goodput_mbps: 4.5, cwnd_bytes: 15455 });
-    expect(rows.links.map((row) => [row.link, row.direction, row.queue_bytes])).toEqual([
-      ['satellite', 'forward', 12000],
-      ['satellite', 'return', 0],
-    ]);
-    expect(rows.tunnel.map((row) => [row.direction, row.rx_lost, row.tx_sources])).toEqual([
-      ['forward', 2, 6],
-      ['return', 0, 6],
-    ]);
-  });
-
-  it('has no tunnel rows without a tunnel, and no link rows before satlink reports', () => {
-    const rows = rowsOfSample({ ...sample(0, null, 0), link: null, tunnel: [] });
-    expect(rows.links).toEqual([]);
-    expect(rows.tunnel).toEqual([]);
-  });
-});
-
 describe('mergeSamples', () => {
   it('keeps each row once and in time order when stored samples arrive after live ones', () => {
-    const live = rowsOfSample(sample(0.2, 4.5, 2));
-    const stored: RunSamples = mergeSamples(rowsOfSample(sample(0.1, null, 0)), rowsOfSample(sample(0.2, 4.5, 2)));
+    const live: RunSamples = sample(0.2, 4.5, 2);
+    const stored: RunSamples = mergeSamples(sample(0.1, null, 0), sample(0.2, 4.5, 2));
     const merged = mergeSamples(live, stored);
     expect(merged.flows.map((row) => [row.t_s, row.flow])).toEqual([
       [0.1, 0],
@@ -165,8 +155,16 @@ describe('runCharts', () => {
     expect(runCharts(view.samples, 0, [], false).map((candidate) => candidate.id)).not.toContain('fec');
   });
 
+  it('draws the drops of netem, whose causes are unknown, as one total', () => {
+    const netem = sample(0.3, 4, 0);
+    netem.links = netem.links.map((row) => ({ ...row, drops_buffer: null, drops_channel: null, drops_overflow: null, drops: 5 }));
+    const drops = runCharts(replay([...events, netem]).samples, 0, [], false).find((candidate) => candidate.id === 'drops');
+    expect(drops?.series.map((series) => series.key)).toEqual(['buffer', 'channel', 'all']);
+    expect(drops?.series[2].points.at(-1)?.value).toBe(5);
+  });
+
   it('keeps iterations apart', () => {
-    const second = replay([...events, { ...sample(0.1, 9, 0), iteration: 1 }]);
+    const second = replay([...events, sample(0.1, 9, 0, 1)]);
     expect(iterationsOf(second.samples)).toEqual([0, 1]);
     expect(runCharts(second.samples, 1, [], false)[0].series[0].points).toEqual([{ t_s: 0.1, value: 9 }]);
     expect(lastTime(second.samples, 0)).toBe(0.2);

@@ -1,6 +1,6 @@
 import { finishedStatuses, type Run, type RunResult, type RunSamples, type RunStatus, type StreamEvent } from '../api/types';
 import { STREAM_NOT_FOUND } from '../api/client';
-import { mergeSamples, noSamples, rowsOfSample } from './samples';
+import { mergeSamples, noSamples } from './samples';
 
 /**
  * What the console knows of one run, built from its stream (WS api/runs/{id}/stream: the run, then
@@ -65,7 +65,7 @@ function applyEvent(view: RunView, event: StreamEvent): RunView {
     case 'state':
       return { ...view, phase: event.state as Phase, iteration: event.iteration ?? view.iteration };
     case 'sample':
-      return { ...view, iteration: event.iteration, samples: mergeSamples(view.samples, rowsOfSample(event)) };
+      return { ...view, iteration: event.iteration, samples: mergeSamples(view.samples, event) };
     case 'error':
       return { ...view, errors: [...view.errors, event.message] };
     case 'summary': {

@@ -49,6 +49,8 @@ export function flowLabels(scenario: Scenario): string[] {
 const sum = (...values: (number | null)[]) =>
   values.every((value) => value === null) ? null : values.reduce<number>((total, value) => total + (value ?? 0), 0);
 
+const causesUnknown = (row: LinkSampleRow) => row.drops !== null && row.drops_buffer === null && row.drops_channel === null;
+
 const kilobytes = (bytes: number | null) => (bytes === null ? null : bytes / 1000);
 
 export interface ChartSpec {
@@ -111,6 +113,10 @@ export function runCharts(samples: RunSamples, iteration: number, labels: string
           value: (row) => sum(row.drops_buffer, row.drops_overflow),
         },
         { key: 'channel', label: 'channel (link errors)', includes: satellite('forward'), value: (row) => row.drops_channel },
+        // netem counts its drops together: their total, when no cause is known.
+        ...(samples.links.some(causesUnknown)
+          ? [{ key: 'all', label: 'all (netem: causes unknown)', includes: satellite('forward'), value: (row: LinkSampleRow) => row.drops }]
+          : []),
       ]),
     },
   );
