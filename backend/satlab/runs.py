@@ -136,10 +136,6 @@ class RunManager:
             self._finished.wait_for(lambda: status() is not None, timeout)
         return status()
 
-    def active_runs(self) -> list[str]:
-        with self._lock:
-            return [run.run_id for run in self._queue] + list(self._active)
-
     def _start_what_fits(self) -> None:
         """Start queued runs in order while there is room; a run whose CUBIC
         Hystart setting (host-wide) conflicts with an active run's waits."""
