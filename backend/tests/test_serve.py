@@ -12,6 +12,7 @@ import pytest
 
 from satlab import host, topology
 from satlab.runs import INTERRUPTED
+from satlab.store import Store
 from satlab.wait import wait_until
 
 SATLAB = str(Path(sys.executable).with_name("satlab"))
@@ -76,3 +77,23 @@ def test_serve_after_a_sigkill_during_a_run_leaves_nothing_behind(tmp_path):
         server.send_signal(signal.SIGTERM)
         # uvicorn shuts down gracefully, then re-raises the signal for the exit status.
         assert server.wait(30) in (0, -signal.SIGTERM)
+
+
+@pytest.mark.needs_root
+def test_serve_stopped_during_a_run_cancels_it_and_removes_everything(tmp_path):
+    port = free_port()
+    server = serve(tmp_path / "satlab.db", port)
+    try:
+        api = f"http://127.0.0.1:{port}/api"
+        run_id = httpx2.post(f"{api}/runs", json={"lab": "geo-ideal"}).json()["run_id"]
+        wait_until(lambda: httpx2.get(f"{api}/runs/{run_id}").json()["status"] == "running"
+                   and len(run_processes(run_id)) >= 3, 30, "the run to be running")
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(60) in (0, -signal.SIGTERM)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert not [name for name in topology.existing_namespaces() if run_id in name]
+    with Store(tmp_path / "satlab.db") as store:
+        assert store.get_run(run_id)["status"] == "cancelled"
