@@ -96,6 +96,13 @@ def try_claim(name: str) -> IO[str] | None:
     return lock
 
 
+def release(name: str, lock: IO[str]) -> None:
+    """Give up a claim for good: its file goes (removed while still held, so
+    that nobody holds a file already gone), then the lock."""
+    (LOCK_DIR / name).unlink(missing_ok=True)
+    lock.close()
+
+
 def is_claimed(name: str) -> bool:
     """True if a live process (this one included) holds LOCK_DIR/name."""
     if not (LOCK_DIR / name).exists():

@@ -205,7 +205,7 @@ class RunManager:
 
     @staticmethod
     def _claim_campaign(campaign_id: str) -> IO[str]:
-        claim = host.try_claim(f"campaign-{campaign_id}.lock")
+        claim = host.try_claim(_campaign_claim(campaign_id))
         if claim is None:
             raise RuntimeError(f"campaign {campaign_id} is being run by another satlab process")
         return claim
@@ -257,7 +257,7 @@ class RunManager:
                 if campaign.cancelled or not self.store.pending_items(campaign_id):
                     self.store.set_campaign_status(campaign_id, finished)
                     del self._campaigns[campaign_id]
-                    campaign.claim.close()
+                    host.release(_campaign_claim(campaign_id), campaign.claim)
             self._publish_progress(campaign_id)
 
     def _start_item(self, campaign_id: str, campaign: _Campaign, item: dict[str, Any]) -> None:
@@ -299,7 +299,7 @@ class RunManager:
         interrupted = self.store.interrupt_unfinished(
             INTERRUPTED, alive=lambda run_id: host.is_claimed(f"{run_id}.lock"))
         resumed = [campaign_id for campaign_id in self.store.campaigns_with_status("running")
-                   if not host.is_claimed(f"campaign-{campaign_id}.lock")]
+                   if not host.is_claimed(_campaign_claim(campaign_id))]
         for campaign_id in resumed:
             self.resume_campaign(campaign_id)
         return {"removed_namespaces": removed, "interrupted_runs": interrupted, "resumed_campaigns": resumed}
@@ -320,6 +320,10 @@ class RunManager:
             for campaign in self._campaigns.values():
                 campaign.claim.close()
             self._campaigns.clear()
+
+
+def _campaign_claim(campaign_id: str) -> str:
+    return f"campaign-{campaign_id}.lock"
 
 
 def _parameters(parameters: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from satlab import topology
+from satlab import host, topology
 from satlab.store import Store
 from tests.conftest import LABS
 from tests.test_store import sample_event
@@ -128,6 +128,7 @@ def test_campaign_shows_progress_and_exports_a_row_per_run(tmp_path):
     assert "2/2 runs: 2 done, 0 failed" in done.stderr
     campaign = json.loads(done.stdout)
     assert campaign["status"] == "done"
+    assert not (host.LOCK_DIR / f"campaign-{campaign['campaign_id']}.lock").exists()  # its claim is gone
     out = tmp_path / "results.csv"
     exported = subprocess.run(SATLAB + ["--db", db, "export", "campaign", campaign["campaign_id"], "-o", str(out)],
                               capture_output=True, text=True, timeout=30)
