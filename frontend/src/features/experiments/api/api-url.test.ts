@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, csvUrl, streamUrl } from './api-url';
+import { apiUrl, campaignCsvUrl, csvUrl, streamUrl } from './api-url';
 
 describe('apiUrl', () => {
   it('resolves api/ against the page, wherever the site is mounted', () => {
@@ -14,5 +14,6 @@ describe('apiUrl', () => {
 
   it('builds CSV export addresses', () => {
     expect(csvUrl('0e5015', 'flow-samples', 'http://127.0.0.1:8000/')).toBe('http://127.0.0.1:8000/api/runs/0e5015/csv/flow-samples');
+    expect(campaignCsvUrl('cf22e4d8a', 'https://lab.example/satlab/')).toBe('https://lab.example/satlab/api/campaigns/cf22e4d8a/csv');
   });
 });

@@ -27,3 +27,8 @@ export type CsvKind = (typeof csvKinds)[number]['kind'];
 export function csvUrl(runId: string, kind: CsvKind, base?: string): string {
   return apiUrl(`runs/${encodeURIComponent(runId)}/csv/${kind}`, base);
 }
+
+/** campaignCsvUrl is where the API exports a campaign: one row per run and flow, one column per matrix parameter. */
+export function campaignCsvUrl(campaignId: string, base?: string): string {
+  return apiUrl(`campaigns/${encodeURIComponent(campaignId)}/csv`, base);
+}

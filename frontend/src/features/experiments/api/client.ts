@@ -1,5 +1,18 @@
 import { apiUrl, streamUrl } from './api-url';
-import type { Capabilities, Lab, LabDetail, ProblemDetail, Run, RunList, RunSamples, StreamEvent } from './types';
+import type {
+  CampaignDetail,
+  CampaignList,
+  CampaignSpec,
+  Capabilities,
+  Lab,
+  LabDetail,
+  ProblemDetail,
+  Run,
+  RunList,
+  RunListItem,
+  RunSamples,
+  StreamEvent,
+} from './types';
 
 /** The page is served without the satlab backend (a static copy of the site): there is no API here. */
 export class BackendMissingError extends Error {
@@ -59,6 +72,32 @@ export const listRuns = (limit: number, offset: number) => request<RunList>(`run
 export const createRun = (lab: string, overrides: string[]) => request<Run>('runs', postJson({ lab, set: overrides }));
 
 export const cancelRun = (runId: string) => request<{ message: string }>(`runs/${encodeURIComponent(runId)}/cancel`, postJson());
+
+export const listCampaigns = () => request<CampaignList>('campaigns');
+export const getCampaign = (campaignId: string) => request<CampaignDetail>(`campaigns/${encodeURIComponent(campaignId)}`);
+
+/** createCampaign starts a campaign; a 422 ApiError names each bad field or configuration, and nothing is created. */
+export const createCampaign = (spec: CampaignSpec) => request<CampaignDetail>('campaigns', postJson(spec));
+
+export const cancelCampaign = (campaignId: string) =>
+  request<{ message: string }>(`campaigns/${encodeURIComponent(campaignId)}/cancel`, postJson());
+export const resumeCampaign = (campaignId: string) =>
+  request<{ message: string }>(`campaigns/${encodeURIComponent(campaignId)}/resume`, postJson());
+
+/** The most runs GET api/runs gives at once. */
+const RUNS_PER_REQUEST = 1000;
+
+/** listCampaignRuns fetches every run of a campaign with its per-flow summaries, a page at a time. */
+export async function listCampaignRuns(campaignId: string): Promise<RunListItem[]> {
+  const runs: RunListItem[] = [];
+  for (;;) {
+    const page = await request<RunList>(
+      `runs?campaign_id=${encodeURIComponent(campaignId)}&limit=${RUNS_PER_REQUEST}&offset=${runs.length}`,
+    );
+    runs.push(...page.data);
+    if (page.data.length === 0 || runs.length >= page.count) return runs;
+  }
+}
 
 /** Close code of a stream for a run or campaign the backend does not know. */
 export const STREAM_NOT_FOUND = 4404;

@@ -228,3 +228,77 @@ export interface ProblemDetail {
   msg: string;
   type?: string;
 }
+
+export type CampaignStatus = 'running' | 'done' | 'cancelled';
+
+export type CampaignItemStatus = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** A campaign's items counted by status. */
+export interface CampaignProgress {
+  total: number;
+  pending: number;
+  running: number;
+  done: number;
+  failed: number;
+  cancelled: number;
+}
+
+/**
+ * A campaign as written (the body of POST api/campaigns, as a campaign file): a base scenario,
+ * fixed overrides, a matrix of dotted path → values (its Cartesian product), iterations.
+ */
+export interface CampaignSpec {
+  name: string;
+  description?: string;
+  /** A lab's name, or a whole scenario. */
+  scenario: string | Record<string, unknown>;
+  /** Fixed overrides: dotted path → value. */
+  set: Record<string, unknown>;
+  matrix: Record<string, unknown[]>;
+  iterations: number;
+  /** Runs at once. */
+  parallel: number;
+  seed: number;
+}
+
+/** A campaign as GET api/campaigns lists it. */
+export interface Campaign {
+  campaign_id: string;
+  name: string;
+  status: CampaignStatus;
+  spec: CampaignSpec;
+  /** Unix time, seconds. */
+  created_at: number;
+  finished_at: number | null;
+  progress: CampaignProgress;
+}
+
+/** One run of a campaign: a configuration (matrix values) in one iteration. */
+export interface CampaignItem {
+  item_index: number;
+  /** Index into the matrix's Cartesian product, in key order. */
+  configuration: number;
+  iteration: number;
+  /** Matrix path → this configuration's value. */
+  parameters: Record<string, unknown>;
+  status: CampaignItemStatus;
+  /** Its run, once started (a resumed item gets a new one). */
+  run_id: string | null;
+}
+
+/** GET api/campaigns/{id}, POST api/campaigns. */
+export interface CampaignDetail extends Campaign {
+  items: CampaignItem[];
+}
+
+export interface CampaignList {
+  data: Campaign[];
+  count: number;
+}
+
+/** What WS api/campaigns/{id}/stream sends: the progress first and after each change, and its runs' events, until it is over. */
+export type CampaignStreamEvent =
+  | { type: 'campaign'; campaign_id: string; status: CampaignStatus; progress: CampaignProgress }
+  | { type: 'state'; state: string; run_id: string; campaign_id: string; iteration?: number }
+  | { type: 'error'; run_id: string; campaign_id: string; message: string }
+  | ({ type: 'summary'; campaign_id: string } & RunResult);

@@ -1,7 +1,9 @@
 import type { Run } from '../api/types';
 import { useBackend } from '../hooks/use-backend';
+import { type ConsoleSection, consoleSection, sectionHref } from '../hooks/use-campaign-in-url';
 import { useRunInUrl } from '../hooks/use-run-in-url';
 import { useRuns } from '../hooks/use-runs';
+import { CampaignsSection } from './campaigns-section';
 import { RunForm } from './run-form';
 import { RunPanel } from './run-panel';
 import { RunsList } from './runs-list';
@@ -10,7 +12,8 @@ const RUNS_PER_PAGE = 12;
 
 /**
  * ExperimentConsole runs the labs' scenarios on the satlab backend (real namespaces, links and
- * transports) and shows them live; it needs the backend's API beside the page.
+ * transports) and shows them live, one run at a time or as campaigns that compare configurations;
+ * it needs the backend's API beside the page.
  */
 export function ExperimentConsole() {
   const backend = useBackend();
@@ -35,10 +38,39 @@ export function ExperimentConsole() {
       </p>
     );
   }
-  return <Console {...backend} />;
+  const section = consoleSection();
+  return (
+    <>
+      <ConsoleSections current={section} />
+      {section === 'campaigns' ? <CampaignsSection {...backend} /> : <SingleRuns {...backend} />}
+    </>
+  );
 }
 
-function Console({ capabilities, labs }: Extract<ReturnType<typeof useBackend>, { status: 'ready' }>) {
+const sections: { id: ConsoleSection; title: string }[] = [
+  { id: 'runs', title: 'Single runs' },
+  { id: 'campaigns', title: 'Campaigns' },
+];
+
+/** ConsoleSections switches between single runs and campaigns by link, so that each has its own address. */
+function ConsoleSections({ current }: { current: ConsoleSection }) {
+  return (
+    <nav className="console-sections" aria-label="Console">
+      <ul>
+        {sections.map((section) => (
+          <li key={section.id}>
+            <a href={sectionHref(section.id)} aria-current={section.id === current ? 'page' : undefined}>
+              {section.title}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** SingleRuns is the console's first section: the run form, the run on show, and the stored runs. */
+function SingleRuns({ capabilities, labs }: Extract<ReturnType<typeof useBackend>, { status: 'ready' }>) {
   const [runId, openRun] = useRunInUrl();
   const runs = useRuns(RUNS_PER_PAGE);
   const started = (run: Run) => {

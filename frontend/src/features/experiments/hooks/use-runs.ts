@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { listRuns, openStream } from '../api/client';
 import type { RunList } from '../api/types';
-
-const REFRESH_DELAY_MS = 400;
+import { useBurstRefresh } from './use-burst-refresh';
 
 /**
  * useRuns pages through the stored runs, newest first, and refreshes the page whenever any run
@@ -13,9 +12,9 @@ export function useRuns(pageSize: number) {
   const [version, setVersion] = useState(0);
   const [list, setList] = useState<RunList | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const refresh = useCallback(() => setVersion((count) => count + 1), []);
+  const scheduleRefresh = useBurstRefresh(refresh);
 
   useEffect(() => {
     let current = true;
@@ -32,25 +31,15 @@ export function useRuns(pageSize: number) {
     };
   }, [page, pageSize, version]);
 
-  useEffect(() => {
-    // Events come in bursts (a run's states, then its summary): one refresh per burst.
-    const close = openStream<{ type: string }>(
-      'events',
-      (event) => {
-        if (event.type === 'sample' || pending.current !== null) return;
-        pending.current = setTimeout(() => {
-          pending.current = null;
-          refresh();
-        }, REFRESH_DELAY_MS);
-      },
-      () => {},
-    );
-    return () => {
-      close();
-      if (pending.current !== null) clearTimeout(pending.current);
-      pending.current = null;
-    };
-  }, [refresh]);
+  useEffect(
+    () =>
+      openStream<{ type: string }>(
+        'events',
+        (event) => event.type !== 'sample' && scheduleRefresh(),
+        () => {},
+      ),
+    [scheduleRefresh],
+  );
 
   return { list, error, page, setPage, refresh, pageSize };
 }

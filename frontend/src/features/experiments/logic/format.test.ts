@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowSummary, Scenario } from '../api/types';
-import { describeFlows, describeScenario, flowFigure, formatBytes, formatDuration, formatNumber, formatSize } from './format';
+import {
+  describeCampaign,
+  describeFlows,
+  describeScenario,
+  flowFigure,
+  formatBytes,
+  formatChange,
+  formatCount,
+  formatDuration,
+  formatNumber,
+  formatSize,
+} from './format';
 
 const flow = (download_time_s: number | null, goodput_mbps: number | null): FlowSummary => ({
   iteration: 0,
@@ -35,6 +46,12 @@ describe('formatting', () => {
     expect(formatBytes(20971520)).toBe('20,971,520 bytes = 20.00 MiB');
     expect(formatDuration(3.177)).toBe('3.2 s');
     expect(formatDuration(297.4)).toBe('4 min 57 s');
+    expect(formatChange(10.94)).toBe('+10.9');
+    expect(formatChange(-3.21)).toBe('-3.2');
+    expect(formatChange(0)).toBe('0.0');
+    expect(formatChange(null)).toBe('–');
+    expect(formatCount(1, 'run')).toBe('1 run');
+    expect(formatCount(1200, 'run')).toBe('1,200 runs');
   });
 });
 
@@ -64,5 +81,26 @@ describe('describing a run', () => {
     const flows = [flow(3, 1), { ...flow(3, 1), flow: 1 }, { ...flow(3, 1), flow: 2, cc: 'bbr' }, { ...flow(3, 1), iteration: 1 }];
     expect(describeFlows(flows)).toBe('2 × tcp cubic, tcp bbr');
     expect(describeFlows([])).toBe('–');
+  });
+});
+
+describe('describeCampaign', () => {
+  it('says what the campaign runs, values as the backend prints them', () => {
+    expect(
+      describeCampaign({
+        name: 'cc-vs-fec',
+        scenario: 'geo-optical',
+        set: { 'flows.0.size_bytes': 2000000, 'flows.0.hystart': null },
+        matrix: { 'flows.0.cc': ['cubic', 'bbr'], tunnel: [null, { k: 5, z: 100 }] },
+        iterations: 3,
+        parallel: 1,
+        seed: 7,
+      }),
+    ).toBe(
+      'geo-optical · set flows.0.size_bytes=2000000, flows.0.hystart=null · matrix flows.0.cc: cubic, bbr × tunnel: null, {"k":5,"z":100} · 3 iterations, 1 at once, seed 7',
+    );
+    expect(describeCampaign({ name: 'x', scenario: { name: 'inline' }, set: {}, matrix: {}, iterations: 1, parallel: 1, seed: 1 })).toBe(
+      'an inline scenario · 1 iteration, 1 at once, seed 1',
+    );
   });
 });

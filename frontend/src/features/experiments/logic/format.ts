@@ -1,4 +1,5 @@
-import type { FlowSummary, Scenario } from '../api/types';
+import type { CampaignSpec, FlowSummary, Scenario } from '../api/types';
+import { formatValue } from './parameter-values';
 
 /** formatNumber prints a figure with a fixed number of decimals, or a dash where there is none. */
 export const formatNumber = (value: number | null | undefined, decimals: number) =>
@@ -51,4 +52,26 @@ export function describeFlows(flows: FlowSummary[]): string {
     counts.set(what, (counts.get(what) ?? 0) + 1);
   }
   return [...counts].map(([what, count]) => (count === 1 ? what : `${count} × ${what}`)).join(', ') || '–';
+}
+
+/** formatChange prints a change with its sign (+10.9, -3.2), for a column whose header gives the unit; a dash where there is none. */
+export const formatChange = (change: number | null, decimals = 1) =>
+  change === null || !Number.isFinite(change) ? '–' : `${change > 0 ? '+' : ''}${change.toFixed(decimals)}`;
+
+/** formatCount prints a count and its noun, in the plural but for one: 1 run, 4 runs. */
+export const formatCount = (count: number, noun: string) => `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
+
+/** describeCampaign says in a line what a campaign runs: its base scenario, fixed overrides, matrix and iterations. */
+export function describeCampaign(spec: CampaignSpec): string {
+  const base = typeof spec.scenario === 'string' ? spec.scenario : 'an inline scenario';
+  const set = Object.entries(spec.set).map(([path, value]) => `${path}=${formatValue(value)}`);
+  const matrix = Object.entries(spec.matrix).map(([path, values]) => `${path}: ${values.map(formatValue).join(', ')}`);
+  return [
+    base,
+    set.length > 0 && `set ${set.join(', ')}`,
+    matrix.length > 0 && `matrix ${matrix.join(' × ')}`,
+    `${formatCount(spec.iterations, 'iteration')}, ${spec.parallel} at once, seed ${spec.seed}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }

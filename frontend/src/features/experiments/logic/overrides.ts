@@ -43,7 +43,12 @@ export function switchTransport(choices: RunChoices, transport: string, congesti
   return { ...choices, transport, cc };
 }
 
-const overrideLine = /^([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*=\s*(.*)$/;
+const dottedPathPattern = '[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*';
+const overrideLine = new RegExp(`^(${dottedPathPattern})\\s*=\\s*(.*)$`);
+const dottedPath = new RegExp(`^${dottedPathPattern}$`);
+
+/** isDottedPath tells whether text names a field as overrides do (flows.0.cc, path.forward.rate_mbps). */
+export const isDottedPath = (text: string) => dottedPath.test(text);
 
 export interface ExtraOverrides {
   overrides: string[];
@@ -53,15 +58,18 @@ export interface ExtraOverrides {
   problems: string[];
 }
 
-/** parseExtra reads the free-form overrides: one per line; blank lines and # comments are skipped. */
-export function parseExtra(text: string): ExtraOverrides {
+/**
+ * parseExtra reads free-form overrides: one per line; blank lines and # comments are skipped.
+ * label names the field in problems.
+ */
+export function parseExtra(text: string, label = 'More overrides'): ExtraOverrides {
   const parsed: ExtraOverrides = { overrides: [], paths: [], problems: [] };
   text.split('\n').forEach((raw, index) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     const match = overrideLine.exec(line);
     if (!match) {
-      parsed.problems.push(`More overrides, line ${index + 1}: "${line}" is not dotted.path=value (e.g. flows.0.cc=bbr).`);
+      parsed.problems.push(`${label}, line ${index + 1}: "${line}" is not dotted.path=value (e.g. flows.0.cc=bbr).`);
       return;
     }
     parsed.overrides.push(`${match[1]}=${match[2].trim()}`);

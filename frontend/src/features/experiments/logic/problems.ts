@@ -42,3 +42,38 @@ export function placeProblems(problems: Problem[], targets: ProblemTarget[]): Pl
   }
   return placed;
 }
+
+/** A campaign's fixed overrides and matrix, by path: what its problems can be about. */
+export interface CampaignPaths {
+  set: Record<string, unknown>;
+  matrix: Record<string, unknown>;
+}
+
+// The campaign's own sentences name no field in loc; they start with what they are about:
+// "set flows.5.size_bytes=4: …", "matrix flows.0.cc=westwood (configuration 1): flows.0.cc: …",
+// "configuration 1 (path.link_backend=netem): path.link_backend: …" (the host cannot run it),
+// "scenario: flows.0.size_bytes: …" (the base scenario with the fixed overrides, without a matrix).
+const setProblem = /^set ([^\s=]+)=/;
+const scenarioProblem = /^(?:matrix .* \(configuration \d+\)|configuration \d+ \(.*\)|scenario): ([^\s:]+): /;
+
+/** One path lies in the other (or they are the same): flows.0 and flows.0.cc. */
+const related = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
+
+/**
+ * campaignProblemsOf reads a 422 of POST api/campaigns: a problem with a field of the request
+ * keeps it (matrix.flows.0.cc, iterations, set.seed); one with the scenario a configuration makes
+ * goes to the matrix parameter that touches its field, else to the fixed override that does,
+ * else it stays general (its sentence names the configuration and the field).
+ */
+export function campaignProblemsOf(detail: ProblemDetail[], paths: CampaignPaths): Problem[] {
+  return problemsOf(detail).map(({ field, message }) => {
+    const set = setProblem.exec(message);
+    if (set) return { field: `set.${set[1]}`, message };
+    const inScenario = scenarioProblem.exec(message);
+    if (!inScenario || (field !== '' && field !== 'scenario')) return { field, message };
+    const inner = inScenario[1];
+    const parameter = Object.keys(paths.matrix).find((path) => related(path, inner));
+    const fixed = Object.keys(paths.set).find((path) => related(path, inner));
+    return { field: parameter ? `matrix.${parameter}` : fixed ? `set.${fixed}` : '', message };
+  });
+}

@@ -1,0 +1,109 @@
+import { expect, test } from './fixtures';
+
+// Against the real backend (playwright.config.ts starts `satlab serve` on a scratch database):
+// real namespaces, satlink and iperf3. A 200 kB download over geo-ideal takes about 3 s (6 s of
+// wall time per run with the path's set-up); two at once.
+test.skip(Boolean(process.env.E2E_BACKEND_SKIP), process.env.E2E_BACKEND_SKIP);
+
+test('runs a campaign of cubic against bbr live, cancels and resumes it, compares its configurations and exports it', async ({
+  page,
+}) => {
+  await page.goto('./?lab=experiments');
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
+  await expect(page).toHaveURL(/[?&]view=campaigns/);
+  const form = page.getByRole('form', { name: 'New campaign' });
+  await form.getByLabel('Lab').selectOption('geo-ideal');
+  await form.getByLabel('Fixed overrides').fill('flows.0.size_bytes=200000');
+  await form.getByLabel('Path of parameter 1').fill('flows.0.cc');
+  await form.getByLabel('Values of parameter 1').fill('cubic, bbr');
+  await form.getByLabel('Iterations').fill('2');
+  await form.getByLabel('Parallel runs').fill('2');
+  // geo-ideal turns CUBIC's Hystart off, which bbr refuses: the form clears it, and says so.
+  await expect(form.getByRole('note')).toContainText('Added flows.0.hystart=null: geo-ideal sets CUBIC');
+  await expect(form.getByRole('status')).toHaveText('2 configurations × 2 iterations = 4 runs');
+  await form.getByText('The same campaign as a file').click();
+  await expect(form.getByText('"flows.0.hystart": null')).toBeVisible();
+  await form.getByRole('button', { name: 'Start campaign' }).click();
+
+  const panel = page.getByRole('region', { name: /^Campaign c[0-9a-f]+ · geo-ideal$/ });
+  await expect(panel).toBeVisible();
+  const campaignId = (await panel.getByRole('heading').first().textContent())?.match(/^Campaign (c[0-9a-f]+)/)?.[1];
+  expect(campaignId).toBeTruthy();
+  await expect(page).toHaveURL(new RegExp(`[?&]campaign=${campaignId}`));
+  await expect(panel.getByText('geo-ideal · set flows.0.size_bytes=200000, flows.0.hystart=null · matrix flows.0.cc: cubic, bbr')).toBeVisible();
+  const progress = panel.getByRole('progressbar', { name: 'Campaign progress' });
+  await expect(progress).toHaveAttribute('aria-valuemax', '4');
+  // Two at once: the first iteration's two configurations, each linked to its live view.
+  const running = panel.getByRole('listitem').filter({ has: page.getByRole('link', { name: /^run [0-9a-f]{6}$/ }) });
+  await expect(running).toHaveCount(2);
+  await expect(running.first()).toContainText('flows.0.cc=cubic, iteration 0: run');
+
+  await panel.getByRole('button', { name: 'Cancel' }).click();
+  await expect(panel.getByRole('button', { name: 'Resume' })).toBeVisible({ timeout: 30_000 });
+  await expect(progress).toHaveAttribute('aria-valuetext', /^4\/4 runs finished: \d done, 0 failed, 0 running, [1-4] cancelled$/);
+  await panel.getByRole('button', { name: 'Resume' }).click();
+  await expect(panel.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await expect(progress).toHaveAttribute('aria-valuetext', '4/4 runs finished: 4 done, 0 failed, 0 running', { timeout: 45_000 });
+  await expect(panel.getByText('4/4 runs finished: 4 done, 0 failed, 0 running')).toBeVisible();
+
+  // Every run a point, a box per configuration named by its value.
+  const seconds = String.raw`\d+\.\d{3} s`;
+  await expect(
+    panel.getByRole('img', { name: new RegExp(`^Download time per configuration: cubic: median ${seconds} of 2; bbr: median ${seconds} of 2\\.$`) }),
+  ).toBeVisible();
+  await expect(panel.locator('circle.box-point')).toHaveCount(4);
+  const comparison = panel.getByRole('table', { name: 'Comparison of configurations' });
+  await expect(comparison.getByRole('columnheader', { name: 'Median download time, s' })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^cubic 2 0 \d+\.\d{3} \d+\.\d{3} baseline$/ })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^bbr 2 0 \d+\.\d{3} \d+\.\d{3} [+-]?\d+\.\d$/ })).toBeVisible();
+  await expect(panel.getByRole('heading', { name: 'Failed runs: 0' })).toBeVisible();
+  await page.screenshot({ path: 'test-output/campaign-done.png', fullPage: true });
+
+  // Another figure, another baseline.
+  await panel.getByLabel('Figure').selectOption('goodput_mbps');
+  await panel.getByLabel('Baseline').selectOption({ label: 'flows.0.cc=bbr' });
+  await expect(comparison.getByRole('columnheader', { name: 'Median goodput, Mbit/s' })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^bbr 2 0 .* baseline$/ })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^cubic 2 0 \d+\.\d{3} \d+\.\d{3} [+-]?\d+\.\d$/ })).toBeVisible();
+
+  const csv = panel.getByRole('link', { name: 'Campaign CSV' });
+  const response = await page.request.get(await csv.evaluate((link: HTMLAnchorElement) => link.href));
+  expect(response.status()).toBe(200);
+  const [header, ...rows] = (await response.text()).trim().split(/\r?\n/);
+  expect(header.split(',')).toContain('flows.0.cc');
+  expect(rows).toHaveLength(4);
+  expect(rows.every((row) => row.startsWith(`${campaignId},`) && row.includes(',done,'))).toBe(true);
+
+  // The list has it, with its progress.
+  const list = page.getByRole('region', { name: 'Campaigns' });
+  await expect(list.getByRole('row', { name: new RegExp(`^Open campaign ${campaignId} geo-ideal geo-ideal done`) })).toBeVisible();
+  await expect(list.getByRole('progressbar', { name: `Progress of campaign ${campaignId}` })).toHaveAttribute('aria-valuenow', '4');
+});
+
+test.describe('refusals', () => {
+  test.use({ expectedFailures: [/\/api\/campaigns$/] });
+
+  test('shows the API refusal of a configuration beside the matrix parameter that makes it', async ({ page }) => {
+    await page.goto('./?lab=experiments&view=campaigns');
+    const form = page.getByRole('form', { name: 'New campaign' });
+    await form.getByLabel('Lab').selectOption('geo-ideal');
+    await form.getByLabel('Fixed overrides').fill('flows.0.hystart=null');
+    await form.getByLabel('Path of parameter 1').fill('flows.0.cc');
+    const values = form.getByLabel('Values of parameter 1');
+    await values.fill('cubic, westwood');
+    // The user set Hystart: nothing is added.
+    await expect(form.getByRole('note')).toHaveCount(0);
+    await form.getByRole('button', { name: 'Start campaign' }).click();
+    await expect(values).toHaveAccessibleDescription(
+      /^matrix flows\.0\.cc=westwood \(configuration 1\): flows\.0\.cc: is not a congestion control of tcp; allowed: cubic, bbr, reno/,
+    );
+    await expect(values).toHaveAttribute('aria-invalid', 'true');
+    await page.screenshot({ path: 'test-output/campaign-refused.png' });
+
+    // Slips of syntax are caught before anything is sent.
+    await values.fill('cubic, {k: 5');
+    await expect(form.getByText('Values of parameter 1: expected "," or "}" in a {…} mapping at the end of "cubic, {k: 5".')).toBeVisible();
+    await expect(form.getByRole('status')).toHaveText('Correct the fields marked above to count the runs.');
+    await expect(form.getByRole('button', { name: 'Start campaign' })).toBeDisabled();
+  });
+});

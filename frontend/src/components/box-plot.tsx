@@ -1,0 +1,132 @@
+import { extent, scaleBand, scaleLinear } from 'd3';
+import { useId } from 'react';
+import { type BoxStats, boxStats } from '../lib/statistics';
+import { AxisBottom, AxisLeft } from './axes';
+
+export interface BoxPlotGroup {
+  /** Identifies the group; data name it through the group accessor. */
+  key: string;
+  /** The group's tick label under its box. */
+  label: string;
+}
+
+export interface BoxPlotProps<Datum> {
+  /** The chart's caption, and the start of its accessible description. */
+  title: string;
+  /** The groups along x, in order, each with a box of its data's values. */
+  groups: BoxPlotGroup[];
+  /** Every point, drawn over the boxes. */
+  data: Datum[];
+  /** The key of a datum's group. */
+  group: (datum: Datum) => string;
+  value: (datum: Datum) => number;
+  /** A point's tooltip: which run it is, and its value. */
+  describe: (datum: Datum) => string;
+  /** The x axis title: what tells the groups apart. */
+  xLabel: string;
+  /** The y axis title, with its unit. */
+  yLabel: string;
+  /** Formats a value with its unit, for the description. */
+  formatValue: (value: number) => string;
+}
+
+const height = 300;
+const margin = { top: 14, right: 18, bottom: 56, left: 76 };
+/** Wide enough for a label such as {"k":5,"z":100} under each box. */
+const minimumBandWidth = 130;
+const pointRadius = 4;
+
+/**
+ * BoxPlot draws, per group, the box from the first to the third quartile with the median, Tukey's
+ * whiskers, and every value as a point spread across the box so that none hides another (a group
+ * with one value shows its point and median only). D3 computes the scales, React renders the SVG.
+ */
+export function BoxPlot<Datum>({ title, groups, data, group, value, describe, xLabel, yLabel, formatValue }: BoxPlotProps<Datum>) {
+  const titleId = useId();
+  const width = Math.max(560, margin.left + margin.right + groups.length * minimumBandWidth);
+  const byGroup = new Map(groups.map((one) => [one.key, data.filter((datum) => group(datum) === one.key)]));
+  const stats = new Map<string, BoxStats | null>(groups.map((one) => [one.key, boxStats((byGroup.get(one.key) ?? []).map(value))]));
+  const [low = 0, high = 1] = extent(data, value);
+  // A little room above and below the extreme points, so that they do not sit on the frame; none
+  // below 0 for figures that cannot be negative (times, counts).
+  const padding = (high - low) * 0.08 || Math.abs(high) * 0.05 || 1;
+  const yScale = scaleLinear()
+    .domain([low >= 0 ? Math.max(0, low - padding) : low - padding, high + padding])
+    .nice()
+    .range([height - margin.bottom, margin.top]);
+  const xScale = scaleBand<string>()
+    .domain(groups.map((one) => one.key))
+    .range([margin.left, width - margin.right])
+    .padding(0.3);
+  const band = xScale.bandwidth();
+  const yTicks = yScale.ticks(6);
+  const yFormat = yScale.tickFormat(6);
+  const description = `${title}: ${groups
+    .map((one) => {
+      const summary = stats.get(one.key);
+      return summary ? `${one.label}: median ${formatValue(summary.median)} of ${summary.n}` : `${one.label}: no values`;
+    })
+    .join('; ')}.`;
+
+  return (
+    <figure className="box-plot">
+      <figcaption>{title}</figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart" style={{ maxWidth: width * 1.4 }}>
+        <title id={titleId}>{description}</title>
+        {yTicks.map((tick) => (
+          <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={yScale(tick)} y2={yScale(tick)} />
+        ))}
+        {groups.map((one) => {
+          const summary = stats.get(one.key);
+          const left = xScale(one.key) ?? 0;
+          const centre = left + band / 2;
+          const points = byGroup.get(one.key) ?? [];
+          // Points side by side across 70 % of the box, in their order (iterations), no overlap while they fit.
+          const step = points.length > 1 ? Math.min(pointRadius * 2.5, (band * 0.7) / (points.length - 1)) : 0;
+          return (
+            <g key={one.key} className="box-group">
+              {summary ? (
+                <>
+                  <line className="box-whisker" x1={centre} x2={centre} y1={yScale(summary.whiskerLow)} y2={yScale(summary.q1)} />
+                  <line className="box-whisker" x1={centre} x2={centre} y1={yScale(summary.q3)} y2={yScale(summary.whiskerHigh)} />
+                  {[summary.whiskerLow, summary.whiskerHigh].map((end, index) => (
+                    <line key={index} className="box-whisker" x1={centre - band / 6} x2={centre + band / 6} y1={yScale(end)} y2={yScale(end)} />
+                  ))}
+                  <rect className="box" x={left} width={band} y={yScale(summary.q3)} height={yScale(summary.q1) - yScale(summary.q3)} />
+                  <line className="box-median" x1={left} x2={left + band} y1={yScale(summary.median)} y2={yScale(summary.median)} />
+                </>
+              ) : (
+                <text className="chart-empty" x={centre} y={(margin.top + height - margin.bottom) / 2} textAnchor="middle">
+                  no values
+                </text>
+              )}
+              {points.map((datum, index) => (
+                <circle
+                  key={index}
+                  className="box-point"
+                  cx={centre + (index - (points.length - 1) / 2) * step}
+                  cy={yScale(value(datum))}
+                  r={pointRadius}
+                >
+                  <title>{describe(datum)}</title>
+                </circle>
+              ))}
+            </g>
+          );
+        })}
+        <AxisBottom
+          offset={height - margin.bottom}
+          range={[margin.left, width - margin.right]}
+          ticks={groups.map((one) => ({ position: (xScale(one.key) ?? 0) + band / 2, label: one.label }))}
+          title={xLabel}
+        />
+        <AxisLeft
+          offset={margin.left}
+          range={[height - margin.bottom, margin.top]}
+          ticks={yTicks.map((tick) => ({ position: yScale(tick), label: yFormat(tick) }))}
+          title={yLabel}
+        />
+      </svg>
+    </figure>
+  );
+}

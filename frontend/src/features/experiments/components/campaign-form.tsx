@@ -1,0 +1,227 @@
+import { type FormEvent, useState } from 'react';
+import { NumberField } from '../../../components/number-field';
+import { SelectField } from '../../../components/select-field';
+import { TextField } from '../../../components/text-field';
+import { ApiError, createCampaign } from '../api/client';
+import type { CampaignDetail, Capabilities, Lab } from '../api/types';
+import { useLab } from '../hooks/use-lab';
+import { type CampaignChoices, type MatrixRow, campaignPlan, initialCampaignChoices } from '../logic/campaign-request';
+import { formatCount } from '../logic/format';
+import { type Problem, campaignProblemsOf, placeProblems } from '../logic/problems';
+
+export interface CampaignFormProps {
+  /** What this host can run (GET api/capabilities). */
+  capabilities: Capabilities;
+  /** The presets (GET api/labs), the base scenarios to choose from. */
+  labs: Lab[];
+  /** Called with each campaign the API accepted. */
+  onStarted: (campaign: CampaignDetail) => void;
+}
+
+const SEED_MAX = 2 ** 32 - 1;
+
+/**
+ * CampaignForm starts a campaign: a lab as the base scenario, fixed overrides, a matrix of
+ * parameters and their values, iterations. It counts the runs before they start, adds the
+ * Hystart setting a matrix over congestion controls needs, and shows the API's refusals beside
+ * the field (or matrix parameter) they concern.
+ */
+export function CampaignForm({ capabilities, labs, onStarted }: CampaignFormProps) {
+  const usable = labs.filter((lab) => lab.error === null);
+  const [choices, setChoices] = useState<CampaignChoices>(() =>
+    initialCampaignChoices((usable.find((lab) => lab.name === 'geo-ideal') ?? usable[0])?.name ?? ''),
+  );
+  const lab = useLab(choices.lab);
+  const scenario = lab.detail?.scenario ?? null;
+  const plan = campaignPlan(choices, scenario);
+  const [refused, setRefused] = useState<{ problems: Problem[]; failure?: string } | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const placed = placeProblems(refused?.problems ?? [], plan.targets);
+  const problemsOfField = (name: string) => [...(plan.problems[name] ?? []), ...(placed.byTarget[name] ?? [])];
+  const formIsRight = Object.keys(plan.problems).length === 0;
+  const canStart = capabilities.root && scenario !== null && formIsRight && !submitting;
+  const update = (patch: Partial<CampaignChoices>) => setChoices((current) => ({ ...current, ...patch }));
+  const updateRow = (index: number, patch: Partial<MatrixRow>) =>
+    update({ matrix: choices.matrix.map((row, candidate) => (candidate === index ? { ...row, ...patch } : row)) });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!canStart) return;
+    setSubmitting(true);
+    try {
+      const campaign = await createCampaign(plan.request);
+      setRefused(null);
+      onStarted(campaign);
+    } catch (error) {
+      setRefused(
+        error instanceof ApiError && error.problems.length > 0
+          ? { problems: campaignProblemsOf(error.problems, plan.request) }
+          : { problems: [], failure: `The campaign did not start: ${(error as Error).message}` },
+      );
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form className="lab-settings run-form campaign-form" aria-label="New campaign" onSubmit={submit} noValidate>
+      {!capabilities.root && (
+        <p className="notice" role="note">
+          Campaigns need root: their runs build network namespaces and TUN devices, and this backend runs as an ordinary user.
+          Stored campaigns can still be opened.
+        </p>
+      )}
+      {(placed.general.length > 0 || refused?.failure) && (
+        <div className="error" role="alert">
+          <p>The backend refused this campaign:</p>
+          <ul>
+            {refused?.failure && <li>{refused.failure}</li>}
+            {placed.general.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <fieldset>
+        <legend>Base scenario</legend>
+        <SelectField
+          label="Lab"
+          value={choices.lab}
+          options={labs.map((candidate) => ({
+            value: candidate.name,
+            label: candidate.error === null ? candidate.name : `${candidate.name} (does not load)`,
+            disabled: candidate.error !== null,
+          }))}
+          onChange={(name) => {
+            update({ lab: name });
+            setRefused(null);
+          }}
+          problems={problemsOfField('lab')}
+        />
+        <p className="lab-description">
+          {labs.find((candidate) => candidate.name === choices.lab)?.description ?? 'The backend has no labs (its labs/ directory is empty).'}
+        </p>
+        {lab.error && (
+          <p className="error" role="alert">
+            {lab.error}
+          </p>
+        )}
+        {lab.detail && (
+          <details>
+            <summary>Scenario file labs/{choices.lab}.yaml</summary>
+            <pre className="scenario-text">{lab.detail.text}</pre>
+          </details>
+        )}
+        <TextField
+          label="Fixed overrides"
+          rows={3}
+          value={choices.fixed}
+          placeholder="flows.0.size_bytes=2000000"
+          onChange={(fixed) => update({ fixed })}
+          hint="Set for every run: one dotted.path=value per line, as satlab run --set takes them."
+          problems={problemsOfField('fixed')}
+        />
+        {plan.hystartCleared.length > 0 && (
+          <p className="notice" role="note">
+            Added {plan.hystartCleared.map((path) => `${path}=null`).join(', ')}: {choices.lab} sets CUBIC&apos;s Hystart, which only tcp
+            cubic takes, and the matrix runs that flow group with another transport or congestion control. CUBIC then runs with the
+            host&apos;s Hystart setting.
+          </p>
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Matrix</legend>
+        <p className="hint">
+          Each parameter is a dotted path and its values, separated by commas: words, numbers, true, false, null, or objects such as{' '}
+          <code>{'{k: 5, z: 100}'}</code>; quote text that holds a comma. Every combination of values is a configuration.
+        </p>
+        {choices.matrix.map((row, index) => (
+          // Rows hold no state of their own: their values come from choices, so the index is a fine key.
+          <div key={index} className="matrix-row" role="group" aria-label={`Parameter ${index + 1}`}>
+            <TextField
+              label={`Path of parameter ${index + 1}`}
+              value={row.path}
+              placeholder="flows.0.cc"
+              onChange={(path) => updateRow(index, { path })}
+              problems={problemsOfField(`path-${index}`)}
+            />
+            <TextField
+              label={`Values of parameter ${index + 1}`}
+              value={row.values}
+              placeholder="cubic, bbr"
+              onChange={(values) => updateRow(index, { values })}
+              problems={problemsOfField(`values-${index}`)}
+            />
+            <button
+              type="button"
+              aria-label={`Remove parameter ${index + 1}`}
+              onClick={() => update({ matrix: choices.matrix.filter((_, candidate) => candidate !== index) })}
+            >
+              Remove
+            </button>
+          </div>
+        ))}
+        <button type="button" className="add-parameter" onClick={() => update({ matrix: [...choices.matrix, { path: '', values: '' }] })}>
+          Add a parameter
+        </button>
+      </fieldset>
+      <fieldset>
+        <legend>Runs</legend>
+        <TextField
+          label="Name"
+          value={choices.name}
+          placeholder={choices.lab}
+          onChange={(name) => update({ name })}
+          hint="Letters, digits, . _ -; the lab's name when blank. Its runs are named name-c<configuration>-i<iteration>."
+          problems={problemsOfField('name')}
+        />
+        <NumberField
+          label="Iterations"
+          value={choices.iterations}
+          min={1}
+          max={10000}
+          step={1}
+          onChange={(iterations) => update({ iterations })}
+          hint="Runs of each configuration, each iteration with its own seed, shared by its configurations."
+          problems={problemsOfField('iterations')}
+        />
+        <NumberField
+          label="Parallel runs"
+          value={choices.parallel}
+          min={1}
+          max={8}
+          step={1}
+          onChange={(parallel) => update({ parallel })}
+          hint={`The backend runs at most ${capabilities.max_concurrent_runs} runs at a time in all. Runs at once share the cores: FEC tunnels slow each other.`}
+          problems={problemsOfField('parallel')}
+        />
+        <NumberField
+          label="Seed"
+          value={choices.seed}
+          min={0}
+          max={SEED_MAX}
+          step={1}
+          onChange={(seed) => update({ seed })}
+          hint="Each iteration's seed derives from it."
+          problems={problemsOfField('seed')}
+        />
+      </fieldset>
+      <p className="run-command" role="status">
+        {formIsRight
+          ? `${formatCount(plan.configurations, 'configuration')} × ${formatCount(choices.iterations, 'iteration')} = ${formatCount(plan.runs, 'run')}`
+          : 'Correct the fields marked above to count the runs.'}
+      </p>
+      <details>
+        <summary>The same campaign as a file</summary>
+        <p className="hint">
+          JSON is YAML: save it as <code>campaign.yaml</code> and run <code>satlab campaign campaign.yaml</code>.
+        </p>
+        <pre className="scenario-text">{JSON.stringify(plan.request, null, 2)}</pre>
+      </details>
+      <button type="submit" className="primary" disabled={!canStart}>
+        {submitting ? 'Starting…' : 'Start campaign'}
+      </button>
+    </form>
+  );
+}

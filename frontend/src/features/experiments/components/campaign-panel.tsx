@@ -1,0 +1,109 @@
+import { useId } from 'react';
+import { campaignCsvUrl } from '../api/api-url';
+import { runOfCampaignHref } from '../hooks/use-campaign-in-url';
+import { useCampaignView } from '../hooks/use-campaign-view';
+import { configurationLabel } from '../logic/campaign-results';
+import { describeCampaign } from '../logic/format';
+import { phaseLabel } from '../logic/run-view';
+import { CampaignComparison } from './campaign-comparison';
+import { CampaignProgressBar } from './campaign-progress';
+
+export interface CampaignPanelProps {
+  /** The campaign to follow (live) or show (stored). */
+  campaignId: string;
+}
+
+/**
+ * CampaignPanel follows one campaign: its progress and the runs going on, Cancel and Resume, its
+ * CSV, and the comparison of its configurations as their runs finish.
+ */
+export function CampaignPanel({ campaignId }: CampaignPanelProps) {
+  const headingId = useId();
+  const view = useCampaignView(campaignId);
+  const { detail, status, progress } = view;
+  const running = detail?.items.filter((item) => item.status === 'running' && item.run_id !== null) ?? [];
+  // The stream tells the engine's finer states from the moment it opened; before, the stored status.
+  const phaseOf = (runId: string) => view.runPhases[runId] ?? view.runs.find((run) => run.run_id === runId)?.status ?? 'queued';
+  const hasResults = detail?.items.some((item) => item.status === 'done' || item.status === 'failed') ?? false;
+
+  return (
+    <section className="panel run-panel campaign-panel" aria-labelledby={headingId}>
+      <div className="run-head">
+        <h2 id={headingId}>
+          Campaign {campaignId}
+          {detail && <span className="run-name"> · {detail.name}</span>}
+        </h2>
+        {status === 'running' && (
+          <button type="button" onClick={view.cancel} disabled={view.requested === 'cancel'}>
+            {view.requested === 'cancel' ? 'Cancelling…' : 'Cancel'}
+          </button>
+        )}
+        {status === 'cancelled' && (
+          <button type="button" onClick={view.resume} disabled={view.requested === 'resume'}>
+            {view.requested === 'resume' ? 'Resuming…' : 'Resume'}
+          </button>
+        )}
+      </div>
+      {detail && <p className="run-config">{describeCampaign(detail.spec)}</p>}
+      {view.stream === 'not-found' && (
+        <p className="error" role="alert">
+          The backend has no campaign {campaignId}.
+        </p>
+      )}
+      {view.stream === 'lost' && (
+        <p className="notice" role="alert">
+          The live stream closed before the campaign ended (was the backend restarted?).{' '}
+          <button type="button" onClick={view.reconnect}>
+            Reconnect
+          </button>
+        </p>
+      )}
+      {view.stream !== 'not-found' &&
+        view.failures.map((failure) => (
+          <p key={failure} className="error" role="alert">
+            {failure}
+          </p>
+        ))}
+      {status && (
+        <p className="visually-hidden" role="status">
+          Campaign {campaignId}: {status}
+        </p>
+      )}
+      {progress && (
+        <div className="campaign-status">
+          <span className={`status status-${status}`}>{status}</span>
+          <CampaignProgressBar progress={progress} label="Campaign progress" />
+        </div>
+      )}
+      {status === 'cancelled' && (
+        <p className="notice">The campaign was cancelled: its runs were torn down. Resume runs what it has left, cancelled runs again.</p>
+      )}
+      {running.length > 0 && (
+        <>
+          <h3>Running now</h3>
+          <ul className="running-runs">
+            {running.map((item) => (
+              <li key={item.item_index}>
+                {configurationLabel(item.parameters)}, iteration {item.iteration}:{' '}
+                <a href={runOfCampaignHref(item.run_id as string)}>run {item.run_id}</a> ·{' '}
+                {phaseLabel(phaseOf(item.run_id as string))}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p className="csv-links">
+        <a href={campaignCsvUrl(campaignId)} download={`satlab-${campaignId}.csv`}>
+          Campaign CSV
+        </a>{' '}
+        <span className="muted">(one row per run and flow, one column per matrix parameter)</span>
+      </p>
+      {detail &&
+        (hasResults ? (
+          <CampaignComparison items={detail.items} runs={view.runs} parameters={Object.keys(detail.spec.matrix)} />
+        ) : (
+          <p className="muted">The comparison of configurations appears as their runs finish.</p>
+        ))}
+    </section>
+  );
+}

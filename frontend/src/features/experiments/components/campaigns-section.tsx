@@ -1,0 +1,43 @@
+import type { CampaignDetail, Capabilities, Lab } from '../api/types';
+import { useCampaignInUrl } from '../hooks/use-campaign-in-url';
+import { useCampaigns } from '../hooks/use-campaigns';
+import { CampaignForm } from './campaign-form';
+import { CampaignPanel } from './campaign-panel';
+import { CampaignsList } from './campaigns-list';
+
+export interface CampaignsSectionProps {
+  capabilities: Capabilities;
+  labs: Lab[];
+}
+
+/** CampaignsSection is the console's campaigns: the form to start one, the one on show, and the stored ones. */
+export function CampaignsSection({ capabilities, labs }: CampaignsSectionProps) {
+  const [campaignId, openCampaign] = useCampaignInUrl();
+  const campaigns = useCampaigns();
+  const started = (campaign: CampaignDetail) => {
+    openCampaign(campaign.campaign_id);
+    campaigns.refresh();
+  };
+  return (
+    <div className="lab">
+      <CampaignForm capabilities={capabilities} labs={labs} onStarted={started} />
+      <div className="lab-stage">
+        {campaignId ? (
+          <CampaignPanel key={campaignId} campaignId={campaignId} />
+        ) : (
+          <p className="panel muted">
+            A campaign runs every combination of the matrix&apos;s values, each several times, and compares the configurations. Start one
+            with the form, or open a stored one from the list below.
+          </p>
+        )}
+        <CampaignsList
+          list={campaigns.list}
+          error={campaigns.error}
+          selected={campaignId}
+          onOpen={openCampaign}
+          onRefresh={campaigns.refresh}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { CampaignItem, FlowSummary, RunListItem } from '../api/types';
+import { campaignResults, comparisonRows, configurationLabel, runFigure } from './campaign-results';
+
+const flow = (download_time_s: number | null, patch: Partial<FlowSummary> = {}): FlowSummary => ({
+  iteration: 0,
+  flow: 0,
+  group: 0,
+  transport: 'tcp',
+  cc: 'cubic',
+  direction: 'download',
+  start_s: 0,
+  bytes: 201272,
+  download_time_s,
+  goodput_mbps: download_time_s === null ? null : (201272 * 8) / download_time_s / 1e6,
+  retransmissions: 0,
+  mean_rtt_ms: 503,
+  power_mbps_per_s: 1,
+  error: download_time_s === null ? 'iperf3 exited 1' : null,
+  ...patch,
+});
+
+const run = (run_id: string, status: RunListItem['status'], flows: FlowSummary[], error: string | null = null): RunListItem => ({
+  run_id,
+  name: 'geo-ideal-cc',
+  status,
+  error,
+  campaign_id: 'c1',
+  item_index: null,
+  created_at: 0,
+  started_at: 0,
+  finished_at: 1,
+  flows,
+});
+
+const cc = (value: string) => ({ 'flows.0.cc': value });
+
+// Two configurations × three iterations, iteration-major, as the backend lays them out.
+const items: CampaignItem[] = [
+  { item_index: 0, configuration: 0, iteration: 0, parameters: cc('cubic'), status: 'done', run_id: 'r0' },
+  { item_index: 1, configuration: 1, iteration: 0, parameters: cc('bbr'), status: 'done', run_id: 'r1' },
+  { item_index: 2, configuration: 0, iteration: 1, parameters: cc('cubic'), status: 'done', run_id: 'r2' },
+  { item_index: 3, configuration: 1, iteration: 1, parameters: cc('bbr'), status: 'failed', run_id: 'r3' },
+  { item_index: 4, configuration: 0, iteration: 2, parameters: cc('cubic'), status: 'running', run_id: 'r4' },
+  { item_index: 5, configuration: 1, iteration: 2, parameters: cc('bbr'), status: 'done', run_id: 'r5' },
+];
+const runs = [
+  run('r0', 'done', [flow(2.8)]),
+  run('r1', 'done', [flow(3.1, { cc: 'bbr' })]),
+  run('r2', 'done', [flow(3.0)]),
+  run('r3', 'failed', [], 'iperf3 did not connect within 20 s.'),
+  run('r4', 'running', []),
+  run('r5', 'done', [flow(null, { cc: 'bbr' })]),
+];
+
+describe('campaignResults', () => {
+  it('groups finished runs by configuration, one point per run, in matrix order', () => {
+    const { configurations } = campaignResults(items, runs, 'download_time_s');
+    expect(configurations.map((one) => [one.index, one.label, one.shortLabel])).toEqual([
+      [0, 'flows.0.cc=cubic', 'cubic'],
+      [1, 'flows.0.cc=bbr', 'bbr'],
+    ]);
+    expect(configurations[0].points).toEqual([
+      { runId: 'r0', iteration: 0, value: 2.8 },
+      { runId: 'r2', iteration: 1, value: 3.0 },
+    ]);
+    expect(configurations[0].stats).toMatchObject({ n: 2, median: 2.9, mean: 2.9 });
+    expect(configurations[1].stats).toMatchObject({ n: 1, median: 3.1 });
+  });
+
+  it('counts and lists the runs that failed or gave no figure, with why; running ones are not results yet', () => {
+    const { failed } = campaignResults(items, runs, 'download_time_s');
+    expect(failed.map(({ item, configurationLabel: label, reason }) => [item.run_id, label, reason])).toEqual([
+      ['r3', 'flows.0.cc=bbr', 'iperf3 did not connect within 20 s.'],
+      ['r5', 'flows.0.cc=bbr', 'the run finished without a download time: iperf3 exited 1'],
+    ]);
+  });
+
+  it('says why an item failed without a run', () => {
+    const unstarted: CampaignItem = { ...items[0], status: 'failed', run_id: null };
+    expect(campaignResults([unstarted], [], 'goodput_mbps').failed[0].reason).toBe(
+      'the run did not start: this host could not run its scenario',
+    );
+  });
+
+  it('waits for a run the list does not have yet', () => {
+    expect(campaignResults(items.slice(0, 1), [], 'download_time_s')).toMatchObject({ failed: [], configurations: [{ points: [] }] });
+  });
+});
+
+describe('runFigure', () => {
+  it('gives a lone flow its figure and several flows their mean', () => {
+    expect(runFigure([flow(3)], 'download_time_s')).toBe(3);
+    expect(runFigure([flow(3), flow(5, { flow: 1 }), flow(null, { flow: 2 })], 'download_time_s')).toBe(4);
+    expect(runFigure([flow(3, { retransmissions: null })], 'retransmissions')).toBeNull();
+  });
+});
+
+describe('configurationLabel', () => {
+  it('names each parameter with its value, objects as compact JSON', () => {
+    expect(configurationLabel({ 'flows.0.cc': 'bbr', tunnel: { k: 5, z: 100 } })).toBe('flows.0.cc=bbr, tunnel={"k":5,"z":100}');
+    expect(configurationLabel({})).toBe('the base scenario');
+  });
+});
+
+describe('comparisonRows', () => {
+  const { configurations } = campaignResults(items.slice(0, 3), runs, 'download_time_s');
+
+  it('gives the change of each median against the baseline in %', () => {
+    const rows = comparisonRows(configurations, 0);
+    expect(rows.map((row) => row.isBaseline)).toEqual([true, false]);
+    expect(rows[0].changePercent).toBeNull();
+    // bbr 3.1 s against cubic's median 2.9 s.
+    expect(rows[1].changePercent).toBeCloseTo(6.897, 3);
+    expect(comparisonRows(configurations, 1)[0].changePercent).toBeCloseTo(-6.452, 3);
+  });
+
+  it('has no change against a baseline without runs', () => {
+    const empty = { ...configurations[1], points: [], stats: null };
+    expect(comparisonRows([configurations[0], empty], 1)[0].changePercent).toBeNull();
+  });
+});

@@ -1,0 +1,135 @@
+import { type BoxStats, boxStats, percentChange } from '../../../lib/statistics';
+import type { CampaignItem, FlowSummary, RunListItem } from '../api/types';
+import { formatValue } from './parameter-values';
+
+/** The per-flow figures a campaign's configurations are compared by, with their units. */
+export const campaignMetrics = [
+  { key: 'download_time_s', label: 'Download time', unit: 's', decimals: 3 },
+  { key: 'goodput_mbps', label: 'Goodput', unit: 'Mbit/s', decimals: 3 },
+  { key: 'retransmissions', label: 'Retransmissions', unit: 'packets', decimals: 1 },
+  { key: 'mean_rtt_ms', label: 'Mean RTT', unit: 'ms', decimals: 1 },
+] as const;
+
+export type CampaignMetric = (typeof campaignMetrics)[number];
+export type CampaignMetricKey = CampaignMetric['key'];
+
+/** One finished run of a configuration: the figure compared. */
+export interface RunPoint {
+  runId: string;
+  iteration: number;
+  value: number;
+}
+
+/** A configuration of the matrix and its finished runs. */
+export interface Configuration {
+  /** Its index in the matrix's Cartesian product. */
+  index: number;
+  /** Matrix path → value. */
+  parameters: Record<string, unknown>;
+  /** path=value, …, as the backend names it in its messages. */
+  label: string;
+  /** Its values only, for an axis whose title names the paths. */
+  shortLabel: string;
+  points: RunPoint[];
+  /** null until a run finishes with the figure. */
+  stats: BoxStats | null;
+}
+
+/** A run of the campaign that gave no figure: it failed, or finished without it. */
+export interface FailedRun {
+  item: CampaignItem;
+  configurationLabel: string;
+  /** Why, in the backend's words where it gave them. */
+  reason: string;
+}
+
+export interface CampaignResults {
+  configurations: Configuration[];
+  /** Counted and listed, never dropped silently. */
+  failed: FailedRun[];
+}
+
+/** configurationLabel names a configuration by its parameters; the base scenario has none. */
+export function configurationLabel(parameters: Record<string, unknown>): string {
+  const entries = Object.entries(parameters);
+  return entries.length === 0 ? 'the base scenario' : entries.map(([path, value]) => `${path}=${formatValue(value)}`).join(', ');
+}
+
+const shortLabelOf = (parameters: Record<string, unknown>) =>
+  Object.values(parameters).map(formatValue).join(' · ') || 'the base scenario';
+
+/**
+ * runFigure is one run's figure: the value of its flow, or the mean over its flows when it has
+ * several (each run weighs the same in its configuration); null when no flow has it.
+ */
+export function runFigure(flows: FlowSummary[], metric: CampaignMetricKey): number | null {
+  const values = flows.map((flow) => flow[metric]).filter((value): value is number => value !== null);
+  return values.length === 0 ? null : values.reduce((total, value) => total + value, 0) / values.length;
+}
+
+/**
+ * campaignResults groups a campaign's finished runs by configuration (items from GET
+ * api/campaigns/{id}, runs with their flows from GET api/runs?campaign_id=…), one point per run.
+ * Items that are pending, running or cancelled are not results yet; failed ones, and runs done
+ * without the figure, are listed with why.
+ */
+export function campaignResults(items: CampaignItem[], runs: RunListItem[], metric: CampaignMetricKey): CampaignResults {
+  const runsById = new Map(runs.map((run) => [run.run_id, run]));
+  const byIndex = new Map<number, Configuration>();
+  const failed: FailedRun[] = [];
+  const metricName = campaignMetrics.find((candidate) => candidate.key === metric)?.label.toLowerCase() ?? metric;
+  for (const item of [...items].sort((a, b) => a.item_index - b.item_index)) {
+    let configuration = byIndex.get(item.configuration);
+    if (!configuration) {
+      configuration = {
+        index: item.configuration,
+        parameters: item.parameters,
+        label: configurationLabel(item.parameters),
+        shortLabel: shortLabelOf(item.parameters),
+        points: [],
+        stats: null,
+      };
+      byIndex.set(item.configuration, configuration);
+    }
+    const run = item.run_id === null ? undefined : runsById.get(item.run_id);
+    if (item.status === 'failed') {
+      failed.push({
+        item,
+        configurationLabel: configuration.label,
+        reason: run?.error ?? (run ? 'the run failed' : 'the run did not start: this host could not run its scenario'),
+      });
+    } else if (item.status === 'done' && run?.status === 'done') {
+      const value = runFigure(run.flows, metric);
+      if (value !== null) configuration.points.push({ runId: run.run_id, iteration: item.iteration, value });
+      else {
+        const errors = run.flows.map((flow) => flow.error).filter((error): error is string => error !== null);
+        failed.push({
+          item,
+          configurationLabel: configuration.label,
+          reason: `the run finished without a ${metricName}${errors.length > 0 ? `: ${errors.join('; ')}` : ''}`,
+        });
+      }
+    }
+  }
+  const configurations = [...byIndex.values()].sort((a, b) => a.index - b.index);
+  for (const configuration of configurations) configuration.stats = boxStats(configuration.points.map((point) => point.value));
+  return { configurations, failed };
+}
+
+/** A line of the comparison table. */
+export interface ComparisonRow {
+  configuration: Configuration;
+  /** The median against the baseline's, in %; null for the baseline itself, or without both medians. */
+  changePercent: number | null;
+  isBaseline: boolean;
+}
+
+/** comparisonRows compares each configuration's median with the baseline's (an index into configurations). */
+export function comparisonRows(configurations: Configuration[], baseline: number): ComparisonRow[] {
+  const baselineMedian = configurations[baseline]?.stats?.median ?? null;
+  return configurations.map((configuration, index) => ({
+    configuration,
+    isBaseline: index === baseline,
+    changePercent: index === baseline ? null : percentChange(configuration.stats?.median ?? null, baselineMedian),
+  }));
+}

@@ -1,0 +1,1 @@
+export { boxStats, percentChange, type BoxStats } from './statistics';
