@@ -82,3 +82,13 @@ def test_campaign_resumes_after_the_backend_stops(settings):
         assert final["status"] == "done" and final["progress"]["done"] == 3
         items = client.get(f"/api/campaigns/{campaign_id}").json()["items"]
         assert [item["status"] for item in items] == ["done"] * 3
+
+
+def test_list_campaigns_pages_newest_first(client):
+    store = client.app.state.manager.store
+    for campaign_id in ("cold", "cnew"):
+        store.create_campaign(campaign_id, campaign_id, campaign(), [])
+    page = client.get("/api/campaigns?limit=1").json()
+    assert page["count"] == 2 and [c["campaign_id"] for c in page["data"]] == ["cnew"]
+    assert [c["campaign_id"] for c in client.get("/api/campaigns?limit=1&offset=1").json()["data"]] == ["cold"]
+    assert client.get("/api/campaigns?limit=0").status_code == 422

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Response, WebSocket, status
+from fastapi import APIRouter, Body, HTTPException, Query, Response, WebSocket, status
 
 from satlab import export
 from satlab.api.deps import ManagerDep, SettingsDep, StoreDep
@@ -41,8 +41,10 @@ def create_campaign(manager: ManagerDep, settings: SettingsDep,
 
 
 @router.get("", response_model=CampaignsPublic)
-def list_campaigns(store: StoreDep) -> dict[str, Any]:
-    campaigns, count = store.list_campaigns()
+def list_campaigns(store: StoreDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+                   offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+    """Newest first."""
+    campaigns, count = store.list_campaigns(limit=limit, offset=offset)
     return {"data": campaigns, "count": count}
 
 
