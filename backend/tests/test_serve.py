@@ -45,16 +45,22 @@ def run_processes(run_id: str) -> list[str]:
             for pid in subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()]
 
 
+def start_running(port: int) -> str:
+    """Start the geo-ideal preset through the API; its run id once its processes run."""
+    api = f"http://127.0.0.1:{port}/api"
+    run_id = httpx2.post(f"{api}/runs", json={"lab": "geo-ideal"}).json()["run_id"]
+    wait_until(lambda: httpx2.get(f"{api}/runs/{run_id}").json()["status"] == "running"
+               and len(run_processes(run_id)) >= 3, 30, "the run to be running")
+    return run_id
+
+
 @pytest.mark.needs_root
 def test_serve_after_a_sigkill_during_a_run_leaves_nothing_behind(tmp_path):
     hystart_before = host.HYSTART.read_text()
     port = free_port()
     server = serve(tmp_path / "satlab.db", port)
     try:
-        api = f"http://127.0.0.1:{port}/api"
-        run_id = httpx2.post(f"{api}/runs", json={"lab": "geo-ideal"}).json()["run_id"]
-        wait_until(lambda: httpx2.get(f"{api}/runs/{run_id}").json()["status"] == "running"
-                   and len(run_processes(run_id)) >= 3, 30, "the run to be running")
+        run_id = start_running(port)
         assert host.HYSTART.read_text().strip() == "0"  # geo-ideal turns Hystart off
         server.send_signal(signal.SIGKILL)
         server.wait(10)
@@ -84,10 +90,7 @@ def test_serve_stopped_during_a_run_cancels_it_and_removes_everything(tmp_path):
     port = free_port()
     server = serve(tmp_path / "satlab.db", port)
     try:
-        api = f"http://127.0.0.1:{port}/api"
-        run_id = httpx2.post(f"{api}/runs", json={"lab": "geo-ideal"}).json()["run_id"]
-        wait_until(lambda: httpx2.get(f"{api}/runs/{run_id}").json()["status"] == "running"
-                   and len(run_processes(run_id)) >= 3, 30, "the run to be running")
+        run_id = start_running(port)
         server.send_signal(signal.SIGTERM)
         assert server.wait(60) in (0, -signal.SIGTERM)
     finally:

@@ -1,10 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
-import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
 import { ApiError, createCampaign } from '../api/client';
 import type { CampaignDetail, Capabilities, Lab } from '../api/types';
 import { useLab } from '../hooks/use-lab';
+import { LabChoice } from './lab-choice';
+import { Refusal } from './refusal';
 import { type CampaignChoices, type MatrixRow, campaignPlan, initialCampaignChoices } from '../logic/campaign-request';
 import { formatCount } from '../logic/format';
 import { type Problem, campaignProblemsOf, placeProblems } from '../logic/problems';
@@ -72,47 +73,18 @@ export function CampaignForm({ capabilities, labs, onStarted }: CampaignFormProp
           Stored campaigns can still be opened.
         </p>
       )}
-      {(placed.general.length > 0 || refused?.failure) && (
-        <div className="error" role="alert">
-          <p>The backend refused this campaign:</p>
-          <ul>
-            {refused?.failure && <li>{refused.failure}</li>}
-            {placed.general.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <Refusal what="campaign" failure={refused?.failure} problems={placed.general} />
       <fieldset>
         <legend>Base scenario</legend>
-        <SelectField
-          label="Lab"
-          value={choices.lab}
-          options={labs.map((candidate) => ({
-            value: candidate.name,
-            label: candidate.error === null ? candidate.name : `${candidate.name} (does not load)`,
-            disabled: candidate.error !== null,
-          }))}
+        <LabChoice
+          labs={labs}
+          lab={lab}
           onChange={(name) => {
             update({ lab: name });
             setRefused(null);
           }}
           problems={problemsOfField('lab')}
         />
-        <p className="lab-description">
-          {labs.find((candidate) => candidate.name === choices.lab)?.description ?? 'The backend has no labs (its labs/ directory is empty).'}
-        </p>
-        {lab.error && (
-          <p className="error" role="alert">
-            {lab.error}
-          </p>
-        )}
-        {lab.detail && (
-          <details>
-            <summary>Scenario file labs/{choices.lab}.yaml</summary>
-            <pre className="scenario-text">{lab.detail.text}</pre>
-          </details>
-        )}
         <TextField
           label="Fixed overrides"
           rows={3}

@@ -7,6 +7,7 @@ import { describeCampaign } from '../logic/format';
 import { phaseLabel } from '../logic/run-view';
 import { CampaignComparison } from './campaign-comparison';
 import { CampaignProgressBar } from './campaign-progress';
+import { StreamNotice } from './stream-notice';
 
 export interface CampaignPanelProps {
   /** The campaign to follow (live) or show (stored). */
@@ -45,19 +46,7 @@ export function CampaignPanel({ campaignId }: CampaignPanelProps) {
         )}
       </div>
       {detail && <p className="run-config">{describeCampaign(detail.spec)}</p>}
-      {view.stream === 'not-found' && (
-        <p className="error" role="alert">
-          The backend has no campaign {campaignId}.
-        </p>
-      )}
-      {view.stream === 'lost' && (
-        <p className="notice" role="alert">
-          The live stream closed before the campaign ended (was the backend restarted?).{' '}
-          <button type="button" onClick={view.reconnect}>
-            Reconnect
-          </button>
-        </p>
-      )}
+      <StreamNotice stream={view.stream} what="campaign" id={campaignId} onReconnect={view.reconnect} />
       {view.stream !== 'not-found' &&
         view.failures.map((failure) => (
           <p key={failure} className="error" role="alert">

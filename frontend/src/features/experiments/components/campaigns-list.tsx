@@ -1,7 +1,9 @@
-import { type MouseEvent, useId } from 'react';
+import { useId } from 'react';
 import type { CampaignList } from '../api/types';
 import { campaignHref } from '../hooks/use-campaign-in-url';
+import { formatCreated } from '../logic/format';
 import { CampaignProgressBar } from './campaign-progress';
+import { openInPlace } from './open-in-place';
 
 export interface CampaignsListProps {
   /** The newest campaigns; null while they load. */
@@ -15,17 +17,10 @@ export interface CampaignsListProps {
   onRefresh: () => void;
 }
 
-const created = (unixSeconds: number) =>
-  new Date(unixSeconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
-
 /** CampaignsList shows the stored campaigns with their progress; each opens in the console (a link, so also in a new tab). */
 export function CampaignsList({ list, error, selected, onOpen, onRefresh }: CampaignsListProps) {
   const headingId = useId();
-  const open = (campaignId: string) => (event: MouseEvent) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    onOpen(campaignId);
-  };
+  const open = (campaignId: string) => openInPlace(onOpen, campaignId);
   return (
     <section className="panel" aria-labelledby={headingId}>
       <div className="run-head">
@@ -70,7 +65,7 @@ export function CampaignsList({ list, error, selected, onOpen, onRefresh }: Camp
                   <td>
                     <span className={`status status-${campaign.status}`}>{campaign.status}</span>
                   </td>
-                  <td>{created(campaign.created_at)}</td>
+                  <td>{formatCreated(campaign.created_at)}</td>
                   <td className="progress-cell">
                     <CampaignProgressBar progress={campaign.progress} label={`Progress of campaign ${campaign.campaign_id}`} />
                   </td>

@@ -5,6 +5,8 @@ import { SelectField } from '../../../components/select-field';
 import { ApiError, createRun } from '../api/client';
 import type { Capabilities, Lab, Run } from '../api/types';
 import { useLab } from '../hooks/use-lab';
+import { LabChoice } from './lab-choice';
+import { Refusal } from './refusal';
 import { formatBytes } from '../logic/format';
 import {
   type RunChoices,
@@ -107,47 +109,18 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
           root (<code>sudo make run</code>) to run experiments; stored runs can still be opened below.
         </p>
       )}
-      {(placed.general.length > 0 || refused?.failure) && (
-        <div className="error" role="alert">
-          <p>The backend refused this run:</p>
-          <ul>
-            {refused?.failure && <li>{refused.failure}</li>}
-            {placed.general.map((problem) => (
-              <li key={problem}>{problem}</li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <Refusal what="run" failure={refused?.failure} problems={placed.general} />
       <fieldset>
         <legend>Lab</legend>
-        <SelectField
-          label="Lab"
-          value={labName}
-          options={labs.map((candidate) => ({
-            value: candidate.name,
-            label: candidate.error === null ? candidate.name : `${candidate.name} (does not load)`,
-            disabled: candidate.error !== null,
-          }))}
+        <LabChoice
+          labs={labs}
+          lab={lab}
           onChange={(name) => {
             setLabName(name);
             setRefused(null);
           }}
           problems={problemsOfField('lab')}
         />
-        <p className="lab-description">
-          {labs.find((candidate) => candidate.name === labName)?.description ?? 'The backend has no labs to run (its labs/ directory is empty).'}
-        </p>
-        {lab.error && (
-          <p className="error" role="alert">
-            {lab.error}
-          </p>
-        )}
-        {lab.detail && (
-          <details>
-            <summary>Scenario file labs/{labName}.yaml</summary>
-            <pre className="scenario-text">{lab.detail.text}</pre>
-          </details>
-        )}
       </fieldset>
       {choices && scenario && (
         <>

@@ -7,6 +7,7 @@ import { isFinished, phaseLabel } from '../logic/run-view';
 import { flowLabels, iterationsOf, lastTime, runCharts } from '../logic/series';
 import { RunCharts } from './run-charts';
 import { RunSummary } from './run-summary';
+import { StreamNotice } from './stream-notice';
 
 export interface RunPanelProps {
   /** The run to follow (live) or show (stored). */
@@ -45,19 +46,7 @@ export function RunPanel({ runId }: RunPanelProps) {
         )}
       </div>
       {run && <p className="run-config">{describeScenario(run.scenario)}</p>}
-      {view.stream === 'not-found' && (
-        <p className="error" role="alert">
-          The backend has no run {runId}.
-        </p>
-      )}
-      {view.stream === 'lost' && (
-        <p className="notice" role="alert">
-          The live stream closed before the run ended (was the backend restarted?).{' '}
-          <button type="button" onClick={reconnect}>
-            Reconnect
-          </button>
-        </p>
-      )}
+      <StreamNotice stream={view.stream} what="run" id={runId} onReconnect={reconnect} />
       {view.stream !== 'not-found' && (
         <>
           <p className="visually-hidden" role="status">

@@ -1,7 +1,8 @@
-import { type MouseEvent, useId } from 'react';
+import { useId } from 'react';
 import type { RunList } from '../api/types';
 import { runHref } from '../hooks/use-run-in-url';
-import { describeFlows, flowFigure } from '../logic/format';
+import { describeFlows, flowFigure, formatCreated } from '../logic/format';
+import { openInPlace } from './open-in-place';
 
 export interface RunsListProps {
   /** One page of runs, newest first; null while it loads. */
@@ -19,17 +20,10 @@ export interface RunsListProps {
   onRefresh: () => void;
 }
 
-const created = (unixSeconds: number) =>
-  new Date(unixSeconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
-
 /** RunsList pages through the stored runs; each opens in the console (a link, so it also opens in a new tab). */
 export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen, onRefresh }: RunsListProps) {
   const headingId = useId();
-  const open = (runId: string) => (event: MouseEvent) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    onOpen(runId);
-  };
+  const open = (runId: string) => openInPlace(onOpen, runId);
   const first = page * pageSize + 1;
   const last = Math.min((page + 1) * pageSize, list?.count ?? 0);
   return (
@@ -75,7 +69,7 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
                         {run.status}
                       </span>
                     </td>
-                    <td>{created(run.created_at)}</td>
+                    <td>{formatCreated(run.created_at)}</td>
                     <td>{describeFlows(run.flows)}</td>
                     <td>{flowFigure(run.flows, 'download_time_s', 2)}</td>
                     <td>{flowFigure(run.flows, 'goodput_mbps', 2)}</td>

@@ -75,3 +75,7 @@ export function describeCampaign(spec: CampaignSpec): string {
     .filter(Boolean)
     .join(' · ');
 }
+
+/** formatCreated shows a stored run's or campaign's creation time (unix seconds) in the reader's locale. */
+export const formatCreated = (unixSeconds: number) =>
+  new Date(unixSeconds * 1000).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
