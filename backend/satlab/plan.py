@@ -51,7 +51,8 @@ def derive_seed(seed: int, iteration: int, place: str) -> int:
 
 def channel_spec(channel: Channel, seed: int) -> str:
     """satlink's --channel text for a channel (codec/README.md, Tools)."""
-    fields = channel.model_dump(exclude={"model", "seed"})
+    # satlink takes p and q; the statistics they were derived from stay in the scenario.
+    fields = channel.model_dump(exclude={"model", "seed", "loss_time_ratio", "mean_burst_ms"}, exclude_none=True)
     parameters = [f"{name}={value}" for name, value in fields.items()] + [f"seed={seed}"]
     return f"{channel.model}:{','.join(parameters)}"
 

@@ -6,6 +6,7 @@ the dotted field path and what is allowed (see `ScenarioError`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -29,6 +30,12 @@ MAX_DURATION_S = 3600.0
 MAX_FLOWS = 16
 MAX_CROSS_TRAFFIC = 8
 SEED_MAX = 2**32 - 1  # libswf seeds are uint32
+
+
+def _field_error(field: str, message: str, value: Any) -> ValidationError:
+    """A refusal that names its own field (loc), raised from a model validator."""
+    return ValidationError.from_exception_data("channel", [InitErrorDetails(
+        type=PydanticCustomError("value_error", message), loc=(field,), input=value)])
 
 
 class Strict(BaseModel):
@@ -62,10 +69,53 @@ class GilbertElliottPacket(ChannelBase):
 
 
 class GilbertElliottTime(ChannelBase):
+    """Gilbert-Elliott in time: the state is drawn again every step_ms; a
+    packet sent in a bad step is lost. Give p and q (per step), or the
+    statistics a measurement reports, from which p and q follow: the
+    stationary bad-time fraction is p / (p + q) and a burst lasts
+    step_ms / q on average, so q = step_ms / mean_burst_ms and
+    p = q * loss_time_ratio / (1 - loss_time_ratio)."""
     model: Literal["ge-time"]
-    p: Probability
-    q: Probability
+    p: Probability | None = None
+    q: Probability | None = None
     step_ms: float = Field(ge=0.001, le=1e9)
+    loss_time_ratio: float | None = Field(default=None, gt=0, lt=1)  # fraction of the time lost
+    mean_burst_ms: float | None = Field(default=None, gt=0, le=1e9)
+
+    # Each check sits on the field it refuses (see FlowGroup).
+    @field_validator("mean_burst_ms")
+    @classmethod
+    def _burst_of_whole_steps(cls, mean_burst_ms: float | None, info: ValidationInfo) -> float | None:
+        step_ms = info.data.get("step_ms")
+        if mean_burst_ms is not None and step_ms is not None and mean_burst_ms < step_ms:
+            raise ValueError(f"must be >= step_ms ({step_ms}): a burst lasts at least one step")
+        return mean_burst_ms
+
+    @model_validator(mode="after")
+    def _p_and_q(self) -> GilbertElliottTime:
+        statistics = (self.loss_time_ratio, self.mean_burst_ms)
+        if None in statistics:
+            if statistics != (None, None):
+                missing = "loss_time_ratio" if self.loss_time_ratio is None else "mean_burst_ms"
+                raise _field_error(missing, "give loss_time_ratio and mean_burst_ms together", None)
+            for name in ("p", "q"):
+                if getattr(self, name) is None:
+                    raise _field_error(name, "is required (or give loss_time_ratio and mean_burst_ms)", None)
+            return self
+        assert self.loss_time_ratio is not None and self.mean_burst_ms is not None
+        q = self.step_ms / self.mean_burst_ms
+        p = q * self.loss_time_ratio / (1 - self.loss_time_ratio)
+        if p > 1:
+            raise _field_error("loss_time_ratio", f"with mean_burst_ms {self.mean_burst_ms} needs p = {p:.3g} "
+                               "> 1 per step; lower it or lengthen the bursts", self.loss_time_ratio)
+        # A stored scenario holds the derived p and q beside the statistics: they must agree.
+        for name, derived in (("p", p), ("q", q)):
+            given = getattr(self, name)
+            if given is not None and not math.isclose(given, derived, rel_tol=1e-9, abs_tol=1e-12):
+                raise _field_error(name, f"is {given} but loss_time_ratio and mean_burst_ms give {derived:.6g}; "
+                                   "give p and q, or the statistics", given)
+        self.p, self.q = p, q
+        return self
 
 
 class Outage(ChannelBase):
@@ -287,7 +337,7 @@ def _describe(error: Mapping[str, Any]) -> str:
         message = "is not a known field"
     elif error["type"] in ("union_tag_invalid", "union_tag_not_found"):
         message = f"model must be one of {', '.join(sorted(CHANNEL_MODELS))}"
-    if "input" in error and error["type"] not in ("extra_forbidden", "missing"):
+    if error.get("input") is not None and error["type"] not in ("extra_forbidden", "missing"):
         shown = repr(error["input"])
         if len(shown) <= 60:
             message += f" (got {shown})"

@@ -1,3 +1,5 @@
+import pytest
+
 from satlab.plan import FIRST_CROSS_TRAFFIC_PORT, NAME_PREFIX, channel_spec, derive_seed, make_plan
 from satlab.scenario import GilbertElliottTime, load
 from tests.conftest import LABS
@@ -21,7 +23,17 @@ def test_make_plan_derives_distinct_seeds_per_channel_and_iteration():
 def test_make_plan_keeps_an_explicit_channel_seed():
     plan = make_plan(optical("path.forward.channel.seed=42"), "a1b2c3")
     assert plan.seeds["path.forward.channel"] == 42
-    assert "ge-time:p=0.01,q=0.167,step_ms=10.0,seed=42" in plan.satellite.args
+    assert "ge-time:p=0.01573208263276403,q=0.5988023952095809,step_ms=10.0,seed=42" in plan.satellite.args
+
+
+def test_make_plan_gives_satlink_the_p_and_q_of_measured_statistics():
+    # 2.56 % of the time lost in bursts of 16.7 ms on 10 ms steps: q = 10 / 16.7, p = q * 0.0256 / 0.9744.
+    plan = make_plan(optical(), "a1b2c3")
+    spec = plan.satellite.args[plan.satellite.args.index("--ba-channel") + 1]
+    fields = dict(part.split("=") for part in spec.removeprefix("ge-time:").split(","))
+    assert set(fields) == {"p", "q", "step_ms", "seed"}
+    assert float(fields["q"]) == pytest.approx(0.5988, abs=1e-4)
+    assert float(fields["p"]) == pytest.approx(0.01573, abs=1e-5)
 
 
 def test_make_plan_resolves_buffers_from_the_bdp():

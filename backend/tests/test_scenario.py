@@ -63,7 +63,28 @@ BAD_INPUTS = [
     ("cross_traffic=[{rate_mbps: 1, port: 5000}]", "cross_traffic.0.port: is not a known field"),
     ("cross_traffic=[{link: return}]", "cross_traffic.0.rate_mbps: Field required"),
     (f"cross_traffic=[{', '.join(['{rate_mbps: 1}'] * 9)}]", "cross_traffic: List should have at most 8 items"),
+    ("path.forward.channel={model: ge-time, step_ms: 10, p: 0.1}",
+     "path.forward.channel.q: is required (or give loss_time_ratio and mean_burst_ms)"),
+    ("path.forward.channel={model: ge-time, step_ms: 10, loss_time_ratio: 0.02}",
+     "path.forward.channel.mean_burst_ms: give loss_time_ratio and mean_burst_ms together"),
+    ("path.forward.channel={model: ge-time, step_ms: 10, loss_time_ratio: 0.02, mean_burst_ms: 5}",
+     "path.forward.channel.mean_burst_ms: must be >= step_ms (10.0): a burst lasts at least one step (got 5)"),
+    ("path.forward.channel={model: ge-time, step_ms: 10, loss_time_ratio: 0.6, mean_burst_ms: 10}",
+     "path.forward.channel.loss_time_ratio: with mean_burst_ms 10.0 needs p = 1.5 > 1 per step"),
+    ("path.forward.channel={model: ge-time, step_ms: 10, loss_time_ratio: 1, mean_burst_ms: 20}",
+     "path.forward.channel.loss_time_ratio: Input should be less than 1"),
+    ("path.forward.channel={model: ge-time, step_ms: 10, loss_time_ratio: 0.02, mean_burst_ms: 20, q: 0.9}",
+     "path.forward.channel.q: is 0.9 but loss_time_ratio and mean_burst_ms give 0.5"),
 ]
+
+
+def test_validate_ge_time_from_measured_statistics():
+    # The optical channel of the study: 2.56 % of the time lost, bursts of 16.7 ms, 10 ms steps.
+    channel = load(LABS / "geo-optical.yaml").path.forward.channel
+    assert channel.q == pytest.approx(10 / 16.7)
+    assert channel.p / (channel.p + channel.q) == pytest.approx(0.0256)
+    stored = load(LABS / "geo-optical.yaml").model_dump(mode="json", by_alias=True)
+    assert validate(stored).path.forward.channel == channel
 
 
 @pytest.mark.parametrize(("override", "expected"), BAD_INPUTS, ids=[o for o, _ in BAD_INPUTS])

@@ -1,5 +1,7 @@
 """/api/labs, /api/capabilities, the OpenAPI document and the frontend at /."""
 
+import pytest
+
 from satlab import host
 
 
@@ -12,8 +14,9 @@ def test_get_labs_lists_the_presets(client):
 def test_get_lab_gives_its_text_and_its_validated_scenario(client):
     lab = client.get("/api/labs/geo-optical").json()
     assert "ge-time" in lab["text"]
-    assert lab["scenario"]["path"]["forward"]["channel"] == {"model": "ge-time", "p": 0.01, "q": 0.167,
-                                                             "step_ms": 10.0, "seed": None}
+    channel = lab["scenario"]["path"]["forward"]["channel"]
+    assert (channel["loss_time_ratio"], channel["mean_burst_ms"], channel["step_ms"]) == (0.0256, 16.7, 10.0)
+    assert channel["q"] == pytest.approx(10 / 16.7)
     assert lab["scenario"]["path"]["return"]["rate_mbps"] == 3
 
 
