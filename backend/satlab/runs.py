@@ -186,9 +186,11 @@ class RunManager:
 
     # -- campaigns ------------------------------------------------------------
 
-    def start_campaign(self, spec: CampaignSpec, items: list[CampaignItem]) -> str:
+    def start_campaign(self, spec: CampaignSpec, items: list[CampaignItem], study: str | None = None,
+                       study_quick: bool = False) -> str:
         """Store the campaign and start its first runs; ScenarioError if this
-        host cannot run one of its scenarios (nothing created)."""
+        host cannot run one of its scenarios (nothing created). study: the
+        study the campaign runs (satlab.studies)."""
         for item in items:
             try:
                 engine.preflight(item.scenario)
@@ -197,7 +199,7 @@ class RunManager:
                                      f"{problem}" for problem in error.problems]) from None
         campaign_id = f"c{secrets.token_hex(4)}"
         self.store.create_campaign(campaign_id, spec.name, spec.model_dump(mode="json"),
-                                   [item.to_dict() for item in items])
+                                   [item.to_dict() for item in items], study, study_quick)
         with self._lock:
             self._campaigns[campaign_id] = _Campaign(spec.parallel, self._claim_campaign(campaign_id))
             self._advance(campaign_id)

@@ -147,6 +147,12 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX tunnel_samples_by_run ON tunnel_samples (run_id, iteration, t_s);
     """,
+    # A study run is a campaign: which study, and whether it was a quick smoke run.
+    """
+    ALTER TABLE campaigns ADD COLUMN study TEXT;
+    ALTER TABLE campaigns ADD COLUMN study_quick INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX campaigns_by_study ON campaigns (study, created_at);
+    """,
 )
 
 RUN_STATUSES = ("queued", "running", "done", "failed", "cancelled")
@@ -467,12 +473,14 @@ class Store:
 
     # Campaigns
 
-    def create_campaign(self, campaign_id: str, name: str, spec: dict[str, Any], items: list[dict[str, Any]]) -> None:
+    def create_campaign(self, campaign_id: str, name: str, spec: dict[str, Any], items: list[dict[str, Any]],
+                        study: str | None = None, study_quick: bool = False) -> None:
         """A running campaign and its items (item_index, configuration,
-        iteration, parameters, scenario), all pending."""
+        iteration, parameters, scenario), all pending; study: the study it runs."""
         with self._write() as db:
             _insert(db, "campaigns", {"campaign_id": campaign_id, "name": name, "status": "running",
-                                      "spec_json": _json(spec), "created_at": time.time()})
+                                      "spec_json": _json(spec), "created_at": time.time(), "study": study,
+                                      "study_quick": int(study_quick)})
             db.executemany(
                 "INSERT INTO campaign_items (campaign_id, item_index, configuration, iteration, parameters_json, "
                 "scenario_json, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
@@ -539,6 +547,13 @@ class Store:
                                  (status, finished, campaign_id)).rowcount
             if not updated:
                 raise KeyError(f"no campaign {campaign_id!r}")
+
+    def study_campaigns(self, study: str) -> list[dict[str, Any]]:
+        """The campaigns that ran a study, oldest first, each with its "progress"."""
+        with self._read() as db:
+            rows = db.execute("SELECT * FROM campaigns WHERE study = ? ORDER BY created_at, rowid",
+                              (study,)).fetchall()
+            return [{**_row(row), "progress": self._progress(db, row["campaign_id"])} for row in rows]
 
     def campaigns_with_status(self, status: str) -> list[str]:
         with self._read() as db:
