@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from satlab import engine, export, host, topology
+from satlab import engine, export, host, studies, topology
 from satlab.campaign import load_campaign
 from satlab.runs import RunManager
 from satlab.scenario import ScenarioError, load
@@ -134,22 +134,15 @@ class ProgressBar:
             self.stream.write("\n")
 
 
-def _campaign(args: argparse.Namespace) -> int:
-    settings = Settings.from_env()
+def _follow_campaign(args: argparse.Namespace, max_concurrent: int, start: Callable[[RunManager], str],
+                     next_step: str) -> int:
+    """Start a campaign (start returns its id), show its progress until it
+    ends; Ctrl-C cancels it, resumable. next_step: what to do with the results."""
     bar = ProgressBar()
-    with _manager(args, max_concurrent=args.parallel or 8) as manager:
+    with _manager(args, max_concurrent) as manager:
         # This process runs one campaign: every campaign event is its progress.
         unsubscribe = manager.broker.subscribe(bar.update)
-        if args.resume:
-            campaign_id = args.resume
-            if manager.store.get_campaign(campaign_id) is None:
-                raise ScenarioError([f"--resume: there is no campaign {campaign_id!r} in {args.db}"])
-            manager.resume_campaign(campaign_id)
-        else:
-            spec, items = load_campaign(args.file, settings.labs_dir)
-            if args.parallel:
-                spec = spec.model_copy(update={"parallel": args.parallel})
-            campaign_id = manager.start_campaign(spec, items)
+        campaign_id = start(manager)
         _on_signals(lambda: manager.cancel_campaign(campaign_id))
 
         def finished() -> bool:
@@ -163,8 +156,57 @@ def _campaign(args: argparse.Namespace) -> int:
     if campaign["status"] == "cancelled":
         _say(f"campaign {campaign_id} cancelled; resume it with: satlab campaign --resume {campaign_id}")
         return EXIT_CANCELLED
-    _say(f"campaign {campaign_id} {campaign['status']}: satlab export campaign {campaign_id} -o results.csv")
+    _say(f"campaign {campaign_id} {campaign['status']}: {next_step.format(campaign_id=campaign_id)}")
     return 1 if campaign["progress"]["failed"] else 0
+
+
+def _campaign(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+
+    def start(manager: RunManager) -> str:
+        if args.resume:
+            if manager.store.get_campaign(args.resume) is None:
+                raise ScenarioError([f"--resume: there is no campaign {args.resume!r} in {args.db}"])
+            manager.resume_campaign(args.resume)
+            return str(args.resume)
+        spec, items = load_campaign(args.file, settings.labs_dir)
+        if args.parallel:
+            spec = spec.model_copy(update={"parallel": args.parallel})
+        return manager.start_campaign(spec, items)
+    return _follow_campaign(args, args.parallel or 8, start, "satlab export campaign {campaign_id} -o results.csv")
+
+
+def _only(assignments: list[str] | None) -> dict[str, list[str]]:
+    """--only AXIS=LEVEL[,LEVEL...] (repeatable) as {axis: [levels]}."""
+    only: dict[str, list[str]] = {}
+    for assignment in assignments or []:
+        axis, equals, levels = assignment.partition("=")
+        if not equals or not axis or not levels:
+            raise ScenarioError([f"--only {assignment!r}: expected AXIS=LEVEL[;LEVEL...]"])
+        only.setdefault(axis, []).extend(levels.split(";"))
+    return only
+
+
+def _study(args: argparse.Namespace) -> int:
+    labs_dir = Settings.from_env().labs_dir
+    if args.study_command == "list":
+        for study in studies.list_studies(labs_dir):
+            print(f"{study.id}  {study.spec.title}  ({len(study.published)} published figures, "
+                  f"{len(study.spec.checks)} checks)")
+        return 0
+    try:
+        study = studies.find_study(labs_dir, args.id)
+    except KeyError as error:
+        raise ScenarioError([str(error.args[0])]) from None
+    if args.study_command == "run":
+        spec, items = study.campaign(_only(args.only), args.iterations, args.parallel, args.quick)
+        return _follow_campaign(
+            args, spec.parallel, lambda manager: manager.start_campaign(spec, items, study.id, args.quick),
+            f"satlab study report {study.id}")
+    with Store(args.db) as store:
+        report = studies.make_report(study, store, args.campaign or None)
+    print(json.dumps(report, indent=1) if args.json else studies.format_report(report))
+    return 0
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -235,6 +277,27 @@ def main(argv: list[str] | None = None) -> int:
                           help="runs at once (default: the campaign's `parallel`)")
     campaign.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")
     campaign.set_defaults(handler=_campaign)
+
+    study = commands.add_parser("study", help="published studies: run them, compare with the published figures")
+    study_commands = study.add_subparsers(dest="study_command", required=True)
+    study_commands.add_parser("list", help="the studies in labs/studies")
+    study_run = study_commands.add_parser("run", help="run a study's campaign (resumable: satlab campaign --resume)")
+    study_run.add_argument("id")
+    study_run.add_argument("--only", action="append", metavar="AXIS=LEVEL[;LEVEL...]",
+                           help="only these levels of an axis, e.g. --only 'tunnel=none;S(5,100)'")
+    study_run.add_argument("--iterations", type=int, choices=range(1, 1001), metavar="1..1000",
+                           help="(default: the study's)")
+    study_run.add_argument("--parallel", type=int, choices=range(1, 9), metavar="1..8",
+                           help="runs at once (default: the study's)")
+    study_run.add_argument("--quick", action="store_true",
+                           help="the configurations that finish fast, few iterations: a smoke test, not a result")
+    study_run.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")
+    study_report = study_commands.add_parser("report", help="satlab's figures beside the published ones, and checks")
+    study_report.add_argument("id")
+    study_report.add_argument("--campaign", action="append",
+                              help="only this study run (repeatable; default: every full run, else the quick ones)")
+    study_report.add_argument("--json", action="store_true", help="the report as JSON")
+    study.set_defaults(handler=_study)
 
     exporter = commands.add_parser("export", help="write a run's or a campaign's results as CSV")
     exporter.add_argument("kind", choices=sorted(export.KIND_WRITERS))

@@ -1,0 +1,175 @@
+"""A study's report: per configuration, satlab's median, IQR and n beside the
+published figure, their ratio and whether it is inside its band; and each
+of the study's conclusions (checks) evaluated on satlab's medians.
+
+A run gives one value per metric: the mean over its flows (a 1-flow run: the
+flow's value). A run that failed, or whose flows did not all finish, gives
+none and is counted in `failed`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from satlab.provenance import provenance
+from satlab.store import Store
+from satlab.studies.recipe import Check, Study
+
+Configuration = Mapping[str, str]
+
+
+def _key(configuration: Configuration, axes: Iterable[str]) -> tuple[str, ...]:
+    return tuple(configuration[axis] for axis in axes)
+
+
+def spread(values: list[float]) -> dict[str, Any]:
+    """median, quartiles (inclusive method: the IQR of the values themselves), std, n."""
+    if not values:
+        return {"n": 0, "median": None, "q1": None, "q3": None, "std": None, "min": None, "max": None}
+    ordered = sorted(values)
+    q1, _, q3 = statistics.quantiles(ordered, n=4, method="inclusive") if len(ordered) > 1 else ordered * 3
+    return {"n": len(ordered), "median": statistics.median(ordered), "q1": q1, "q3": q3,
+            "std": statistics.stdev(ordered) if len(ordered) > 1 else None,
+            "min": ordered[0], "max": ordered[-1]}
+
+
+def _run_value(store: Store, run_id: str | None, metric: str) -> float | None:
+    if run_id is None:
+        return None
+    flows = store.flow_summaries(run_id)
+    values = [flow[metric] for flow in flows]
+    if not values or any(value is None for value in values):
+        return None
+    return float(statistics.fmean(values))
+
+
+def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None) -> list[dict[str, Any]]:
+    """The study runs a report covers: those asked for; else every full
+    (non-quick) run of the study; else its quick runs."""
+    runs = store.study_campaigns(study.id)
+    if campaign_ids:
+        unknown = set(campaign_ids) - {campaign["campaign_id"] for campaign in runs}
+        if unknown:
+            raise KeyError(f"no run of study {study.id} with campaign id {', '.join(sorted(unknown))}")
+        return [campaign for campaign in runs if campaign["campaign_id"] in campaign_ids]
+    full = [campaign for campaign in runs if not campaign["study_quick"]]
+    return full or runs
+
+
+def collect(study: Study, store: Store, campaigns: list[dict[str, Any]],
+            metric: str = "download_time_s") -> dict[tuple[str, ...], dict[str, Any]]:
+    """Per configuration (a tuple of levels in axis order): its levels, its
+    values and how many of its runs failed."""
+    axes = list(study.spec.axes)
+    found: dict[tuple[str, ...], dict[str, Any]] = {}
+    for campaign in campaigns:
+        for item in store.campaign_items(campaign["campaign_id"]):
+            if item["status"] not in ("done", "failed"):
+                continue  # pending, running or cancelled: not a result
+            configuration = study.configuration_of(item["parameters"])
+            entry = found.setdefault(_key(configuration, axes),
+                                     {"configuration": configuration, "values": [], "failed": 0})
+            value = _run_value(store, item["run_id"], metric) if item["status"] == "done" else None
+            if value is None:
+                entry["failed"] += 1
+            else:
+                entry["values"].append(value)
+    return found
+
+
+def _evaluate(check: Check, study: Study, medians: Mapping[tuple[str, ...], float | None]) -> dict[str, Any]:
+    axes = list(study.spec.axes)
+    comparisons = []
+    for numerator, denominator in check.comparisons(study.spec.check_defaults):
+        top, bottom = medians.get(_key(numerator, axes)), medians.get(_key(denominator, axes))
+        ratio = top / bottom if top is not None and bottom else None
+        holds = None if ratio is None else ((check.at_least is None or ratio >= check.at_least)
+                                           and (check.at_most is None or ratio <= check.at_most))
+        comparisons.append({"numerator": numerator, "denominator": denominator, "numerator_median": top,
+                            "denominator_median": bottom, "ratio": ratio, "holds": holds})
+    outcomes = [comparison["holds"] for comparison in comparisons]
+    holds = False if False in outcomes else (None if None in outcomes else True)
+    return {"id": check.id, "statement": " ".join(check.statement.split()), "metric": check.metric,
+            "at_least": check.at_least, "at_most": check.at_most, "holds": holds, "comparisons": comparisons}
+
+
+def make_report(study: Study, store: Store, campaign_ids: list[str] | None = None) -> dict[str, Any]:
+    campaigns = chosen_campaigns(study, store, campaign_ids)
+    axes = list(study.spec.axes)
+    results = collect(study, store, campaigns)
+    configurations = [{**entry, **spread(entry["values"])} for entry in results.values()]
+    medians = {_key(entry["configuration"], axes): entry["median"] for entry in configurations}
+    by_key = {_key(entry["configuration"], axes): entry for entry in configurations}
+    rows = []
+    for figure in study.published:
+        entry = by_key.get(_key(figure.configuration, axes))
+        ours = None if entry is None else entry[figure.statistic if figure.statistic != "mean" else "median"]
+        if figure.statistic == "mean" and entry is not None and entry["values"]:
+            ours = statistics.fmean(entry["values"])
+        band = study.band_for(figure.configuration)
+        ratio = ours / figure.value if ours is not None and figure.value else None
+        rows.append({"configuration": figure.configuration, "metric": figure.metric, "statistic": figure.statistic,
+                     "published": figure.value, "source": figure.source, "satlab": ours,
+                     "q1": None if entry is None else entry["q1"], "q3": None if entry is None else entry["q3"],
+                     "n": 0 if entry is None else entry["n"], "failed": 0 if entry is None else entry["failed"],
+                     "ratio": ratio,
+                     # Only medians are held to a band: a spread is reported, not judged.
+                     "band": band.describe() if figure.statistic == "median" else None,
+                     "band_reason": " ".join(band.reason.split()) if figure.statistic == "median" else None,
+                     "in_band": band.holds(ratio) if ratio is not None and figure.statistic == "median" else None})
+    checks = [_evaluate(check, study, medians) for check in study.spec.checks]
+    version = provenance()
+    return {
+        "study": study.id, "title": study.spec.title, "citation": " ".join(study.spec.citation.split()),
+        "axes": {name: list(axis.levels) for name, axis in study.spec.axes.items()},
+        "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "satlab": version["satlab"], "git": version["git"], "host": version,
+        "campaigns": [{key: campaign[key] for key in ("campaign_id", "name", "status", "study_quick", "spec",
+                                                      "created_at", "finished_at", "progress")}
+                      for campaign in campaigns],
+        "quick": bool(campaigns) and all(campaign["study_quick"] for campaign in campaigns),
+        "rows": rows, "configurations": configurations, "checks": checks,
+        "summary": {"rows": len(rows), "measured": sum(row["satlab"] is not None for row in rows),
+                    "in_band": sum(row["in_band"] is True for row in rows),
+                    "out_of_band": sum(row["in_band"] is False for row in rows),
+                    "checks_held": sum(check["holds"] is True for check in checks),
+                    "checks_failed": sum(check["holds"] is False for check in checks),
+                    "checks_unknown": sum(check["holds"] is None for check in checks)}}
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_report(report: Mapping[str, Any]) -> str:
+    """The report as text: a table, then the checks."""
+    axes = list(report["axes"])
+    lines = [f"{report['study']}: {report['title']}", report["citation"],
+             "quick run: a smoke test, not a result" if report["quick"] else
+             f"{len(report['campaigns'])} study run(s): {', '.join(c['campaign_id'] for c in report['campaigns'])}",
+             ""]
+    header = [*axes, "statistic", "published", "satlab [IQR]", "n", "ratio", "band", "in band"]
+    table = [header]
+    for row in report["rows"]:
+        ours = _number(row["satlab"])
+        if row["statistic"] == "median" and row["q1"] is not None:
+            ours += f" [{_number(row['q1'])}-{_number(row['q3'])}]"
+        table.append([*(row["configuration"][axis] for axis in axes), row["statistic"], _number(row["published"]),
+                      ours, f"{row['n']}" + (f" ({row['failed']} failed)" if row["failed"] else ""),
+                      _number(row["ratio"]), row["band"] or "", {True: "yes", False: "NO", None: "-"}[row["in_band"]]])
+    widths = [max(len(str(cells[column])) for cells in table) for column in range(len(header))]
+    lines += ["  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+              for cells in table]
+    lines.append("")
+    for check in report["checks"]:
+        verdict = {True: "holds", False: "FAILS", None: "unknown (not measured)"}[check["holds"]]
+        ratios = ", ".join(_number(c["ratio"]) for c in check["comparisons"])
+        lines.append(f"[{verdict}] {check['id']}: {check['statement']} (ratios: {ratios})")
+    summary = report["summary"]
+    lines.append(f"\n{summary['in_band']} of {summary['rows']} published figures in band "
+                 f"({summary['measured']} measured); checks: {summary['checks_held']} hold, "
+                 f"{summary['checks_failed']} fail, {summary['checks_unknown']} unknown")
+    return "\n".join(lines)
