@@ -27,7 +27,7 @@ from satlab.flows.registry import TRANSPORTS
 from satlab.hystart import cubic_hystart
 from satlab.plan import Plan, make_plan, new_run_id
 from satlab.process import JsonLineChild
-from satlab.samplers import counters, netem_counters
+from satlab.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
 from satlab.scenario import Scenario, ScenarioError, Trace
 from satlab.tools import TOOLS_DIR
 
@@ -198,7 +198,8 @@ class _Iteration:
         limit = _time_limit_s(self.plan, self.scenario)
         pending = list(flows)
         pending_cross = list(self.cross_traffic)
-        previous: dict[int, tuple[float, int]] = {}
+        goodput_meters = {flow.planned.index: GoodputMeter(bottleneck_mbps(self.scenario.path, flow.planned.direction))
+                          for flow in flows}
         tick = 0
         while True:
             if self.cancel.cancelled:
@@ -220,12 +221,11 @@ class _Iteration:
                     continue
                 index = flow.planned.index
                 self.samples[index].append(sample)
+                # The moment the counter was read, not the tick's: a slow read must not inflate the rate.
+                read_s = time.monotonic() - start
                 goodput = None
                 if sample.bytes_acked is not None:
-                    if index in previous:
-                        then, acked = previous[index]
-                        goodput = (sample.bytes_acked - acked) * 8 / (now - then) / 1e6 if now > then else None
-                    previous[index] = (now, sample.bytes_acked)
+                    goodput = goodput_meters[index].add(read_s, sample.bytes_acked, sample.rtt_ms)
                 flow_samples.append({"flow": index, "goodput_mbps": goodput, **vars(sample)})
             self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
                        "t_s": now, "flows": flow_samples, "link": self._link_counters(),

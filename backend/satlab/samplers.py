@@ -7,11 +7,13 @@ import json
 import re
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 from satlab.plan import ETHERNET_HEADER_BYTES, PlannedQdisc
 from satlab.process import JsonLineChild, run
+from satlab.scenario import SatellitePath
 
 _FIELD = re.compile(r"(\w+):(\S+)")
 _ENDPOINT = re.compile(r"\S*:\d+")
@@ -110,6 +112,66 @@ class DataConnection:
         if busiest is not None and (busiest.number("bytes_sent") or 0) > self.CONTROL_BYTES_MAX:
             self._key = (busiest.local_port, busiest.peer_port)
         return busiest
+
+
+class GoodputMeter:
+    """Live goodput of one flow: the rate at which its receiving application
+    got bytes (for TCP, the bytes the sender saw acknowledged), in Mbit/s.
+
+    A difference of the raw count between two samples tells something else:
+    the count is read at slightly different moments than the tick's clock
+    says (ss and the tools' stats lines are not instantaneous; the VM has
+    steal), a cumulative ACK or an in-order delivery releases at once every
+    byte held behind a hole once the hole is filled (bytes that crossed the
+    bottleneck over the whole repair time), and a sender's count can step
+    back (another connection of the flow's port). So the meter:
+
+    - keeps the count monotone: a count below the highest seen adds nothing;
+    - passes it through a server of the bottleneck's rate: the curve
+      D'(t) = min(D(t), D'(t0) + rate x (t - t0)) never rises faster than
+      the bottleneck delivers, and a jump is spread over the time the link
+      needed to carry it;
+    - reports the slope of that curve over the last smoothed RTT (at least
+      WINDOW_MIN_S): bytes delivered per interval, smoothed over the RTT.
+
+    Hence 0 <= goodput <= the bottleneck's rate (of IP packets, so above any
+    goodput). The summary's goodput (size over download time) is the
+    average; this is the curve over time."""
+
+    WINDOW_MIN_S = 0.2
+
+    def __init__(self, bottleneck_mbps: float):
+        self.bottleneck_bytes_per_s = bottleneck_mbps * 1e6 / 8
+        self._highest = 0
+        self._history: deque[tuple[float, float]] = deque()  # (t_s, bytes through the server), oldest first
+
+    def add(self, t_s: float, delivered_bytes: int, rtt_ms: float | None) -> float | None:
+        """The goodput at t_s, given the flow's cumulative delivered bytes
+        then; None for the first sample (no interval yet)."""
+        self._highest = max(self._highest, delivered_bytes)
+        if not self._history:
+            self._history.append((t_s, self._highest))
+            return None
+        last_t, last_bytes = self._history[-1]
+        if t_s <= last_t:
+            return None
+        served = min(self._highest, last_bytes + self.bottleneck_bytes_per_s * (t_s - last_t))
+        self._history.append((t_s, served))
+        window_s = max((rtt_ms or 0) / 1e3, self.WINDOW_MIN_S)
+        # The latest sample at least a window old is the start of the interval (or the oldest one).
+        while len(self._history) > 2 and self._history[1][0] <= t_s - window_s:
+            self._history.popleft()
+        then_t, then_bytes = self._history[0]
+        return (served - then_bytes) * 8 / (t_s - then_t) / 1e6
+
+
+def bottleneck_mbps(path: SatellitePath, direction: str) -> float:
+    """The slowest rate a flow's data crosses: the satellite link's forward
+    direction for a download, its return direction for an upload, and the
+    LAN segment's rate where it has one."""
+    link = path.forward if direction == "download" else path.return_
+    rates = [link.rate_mbps, *([path.lan.rate_mbps] if path.lan and path.lan.rate_mbps else [])]
+    return min(rates)
 
 
 def counters(child: JsonLineChild | None) -> dict[str, Any] | None:

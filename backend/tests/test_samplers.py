@@ -1,5 +1,11 @@
 # ruff: noqa: E501 (ss prints each socket on one long line)
-from satlab.samplers import DataConnection, SocketStats, parse_ss
+import csv
+from pathlib import Path
+
+import pytest
+
+from satlab.samplers import DataConnection, GoodputMeter, SocketStats, bottleneck_mbps, parse_ss
+from satlab.scenario import SatellitePath
 
 # `ss -tinH state established` in a server namespace during an iperf3
 # download: the control connection, then the data connection.
@@ -48,3 +54,66 @@ def test_data_connection_is_not_confused_with_the_control_connection_after_it_cl
     assert follow.socket().peer_port == 40944
     stats.text = SS_OUTPUT.split("0      289600")[0]  # the data connection closed
     assert follow.socket() is None
+
+
+# Goodput. The recorded series are flow 0 of real runs (tests/recorded/goodput-*.csv): the
+# engine's samples at 10 Hz, with what the old per-interval difference made of them.
+RECORDED = Path(__file__).parent / "recorded"
+GEO_FORWARD_MBPS = 12.0  # geo-ideal and geo-optical: 12 Mbit/s forward
+
+
+def recorded(name: str) -> list[dict[str, str]]:
+    with (RECORDED / f"goodput-{name}.csv").open() as file:
+        return list(csv.DictReader(line for line in file if not line.startswith("#")))
+
+
+def goodputs(rows: list[dict[str, str]], bottleneck_mbps: float = GEO_FORWARD_MBPS) -> list[float]:
+    meter = GoodputMeter(bottleneck_mbps)
+    values = [meter.add(float(row["t_s"]), int(row["delivered_bytes"]), float(row["rtt_ms"])) for row in rows]
+    return [value for value in values if value is not None]
+
+
+def old_goodputs(rows: list[dict[str, str]]) -> list[float]:
+    return [float(row["old_goodput_mbps"]) for row in rows if row["old_goodput_mbps"]]
+
+
+@pytest.mark.parametrize("name", ["geo-ideal-tcp-cubic-2MB", "geo-ideal-picoquic-bbr1-2MB"])
+def test_goodput_of_a_2MB_geo_ideal_run_stays_under_the_bottleneck(name: str):
+    rows = recorded(name)
+    # What the console showed: an end above the 12 Mbit/s link (13.5 and 15.8 Mbit/s).
+    assert max(old_goodputs(rows)) > GEO_FORWARD_MBPS
+    values = goodputs(rows)
+    assert max(values) <= GEO_FORWARD_MBPS
+    # Still the real rate: the transfer reaches most of the link before it ends.
+    assert max(values) > 0.6 * GEO_FORWARD_MBPS
+
+
+def test_goodput_spreads_a_cumulative_ack_jump_after_a_hole_fills():
+    rows = recorded("geo-optical-S5-100-tcp-cubic-5MB")
+    assert max(old_goodputs(rows)) > 80  # 2.4 MB acknowledged at once after 1.2 s of repair: 97.8 Mbit/s
+    assert max(goodputs(rows)) <= GEO_FORWARD_MBPS
+
+
+def test_goodput_is_never_negative_when_the_count_steps_back():
+    rows = recorded("geo-ideal-tcp-cubic-2MB")
+    assert min(old_goodputs(rows)) < 0  # -0.00016 Mbit/s at 2.30 s: the count went from 2 bytes to 0
+    assert min(goodputs(rows)) == 0
+
+
+def test_goodput_is_the_rate_over_the_last_rtt():
+    meter = GoodputMeter(100.0)
+    # 1 Mbit/s steadily, an RTT of 500 ms: each 100 ms tick brings 12 500 bytes.
+    values = [meter.add(tick / 10, tick * 12_500, 500.0) for tick in range(30)]
+    assert values[0] is None
+    assert values[-1] == pytest.approx(1.0)
+    # A counter read late (its tick's clock says 2.9 s, the read happened at 2.95 s) moves the rate a little, not 50 %.
+    late = meter.add(3.05, 31 * 12_500, 500.0)
+    assert late == pytest.approx(1.0, rel=0.1)
+
+
+def test_bottleneck_is_the_slowest_rate_in_the_flows_direction():
+    path = SatellitePath.model_validate({"forward": {"rate_mbps": 12, "delay_ms": 250},
+                                         "return": {"rate_mbps": 3, "delay_ms": 250},
+                                         "lan": {"rate_mbps": 8}})
+    assert bottleneck_mbps(path, "download") == 8
+    assert bottleneck_mbps(path, "upload") == 3
