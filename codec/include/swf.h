@@ -286,6 +286,66 @@ void swf_channel_free(swf_channel *channel);
 /* swf_channel_lost decides whether a packet sent at t_us is lost. */
 bool swf_channel_lost(swf_channel *channel, uint64_t t_us);
 
+/* ---------------------------------------------------------------------- */
+/* Channel statistics                                                     */
+/*
+ * What a channel model does over a stretch of time, computed by running the
+ * model itself: the loss process in time, and a constant-rate packet stream
+ * through it, decided packet by packet as satlink decides them.
+ */
+
+/* A constant-rate stream: packet i (from 0) is sent at
+ * floor(i * packet_bytes * 8 / rate_mbps) microseconds (binary64 arithmetic),
+ * for every such time before duration_ms. */
+typedef struct swf_stream {
+	double duration_ms;    /* how long the channel runs: (0, 1e12] ms, >= 1 us */
+	double rate_mbps;      /* the stream's rate in Mbit/s: (0, 1e6] */
+	uint32_t packet_bytes; /* bytes per packet, >= 1 */
+} swf_stream;
+
+/* Bursts go into SWF_CHANNEL_BURST_BINS bins of equal width,
+ * SWF_CHANNEL_BURST_BIN_MS for time-based models and one packet for
+ * per-packet ones: bin i counts bursts of length in [i * width, (i + 1) *
+ * width) ms, or of exactly i + 1 packets; the last bin also counts every
+ * longer burst. */
+#define SWF_CHANNEL_BURST_BINS 16
+#define SWF_CHANNEL_BURST_BIN_MS 5.0
+
+typedef struct swf_channel_stats {
+	/* True for the models that decide by time (perfect, ge-time, outage,
+	 * trace): their loss process is a set of lost time intervals, and
+	 * bursts are measured in milliseconds. False for the per-packet models
+	 * (bernoulli, ge-packet), whose loss process exists only packet by
+	 * packet: time_lost_ratio is NaN and bursts are runs of lost packets
+	 * of the stream. */
+	bool time_based;
+	uint64_t duration_us;   /* the duration, in whole microseconds */
+	uint64_t lost_us;       /* time during which a packet sent is lost (time-based) */
+	double time_lost_ratio; /* lost_us / duration_us (time-based), else NaN */
+	uint64_t packets;       /* packets of the stream sent */
+	uint64_t packets_lost;  /* ... and lost */
+	double packet_loss_ratio; /* packets_lost / packets; 0 if no packet */
+	/* Bursts: maximal runs of loss (a run cut by the end of the duration
+	 * counts with the length it has), in ms or packets as time_based says;
+	 * min, mean and max are 0 when there is no burst. */
+	uint64_t bursts;
+	double burst_min, burst_mean, burst_max;
+	uint64_t burst_histogram[SWF_CHANNEL_BURST_BINS];
+} swf_channel_stats;
+
+/* swf_stream_check returns NULL if stream is valid, or the name of the first
+ * invalid field ("duration_ms", "rate_mbps", "packet_bytes"). */
+const char *swf_stream_check(const swf_stream *stream);
+
+/* swf_channel_measure runs a fresh channel built from config (its seed
+ * included) for stream->duration_ms and fills *stats; the same config and
+ * stream give the same figures in every build. It costs time in proportion
+ * to the steps, outages or trace intervals of the duration plus the packets
+ * of the stream, and allocates only a channel. SWF_E_INVALID (filling
+ * nothing) if swf_channel_config_check or swf_stream_check refuses. */
+swf_status swf_channel_measure(const swf_channel_config *config, const swf_stream *stream,
+			       swf_channel_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

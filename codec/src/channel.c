@@ -52,6 +52,7 @@
 
 #include <stdlib.h>
 
+#include "channel_internal.h"
 #include "tinymt32.h"
 
 #define MAX_TIME_MS 1e12 /* about 31 years, and 1e15 us is exact in a double */
@@ -83,13 +84,6 @@ struct swf_channel {
 	uint64_t trace_period_us; /* 0: no repetition */
 };
 
-static uint64_t us_from_ms(double ms)
-{
-	double us = ms * 1000.0;
-	uint64_t whole = (uint64_t)us;
-	return us - (double)whole >= 0.5 ? whole + 1 : whole;
-}
-
 static uint64_t to_threshold(double probability)
 {
 	return (uint64_t)(probability * 4294967296.0);
@@ -108,7 +102,7 @@ static bool is_time_ms(double x)
 
 static bool is_positive_time_ms(double x)
 {
-	return is_time_ms(x) && us_from_ms(x) >= 1;
+	return is_time_ms(x) && swf_us_from_ms(x) >= 1;
 }
 
 static const char *check_trace(const swf_channel_config *config)
@@ -119,15 +113,15 @@ static const char *check_trace(const swf_channel_config *config)
 	for (size_t i = 0; i < config->interval_count; i++) {
 		const swf_loss_interval *interval = &config->intervals[i];
 		if (!is_time_ms(interval->start_ms) || !is_time_ms(interval->end_ms) ||
-		    us_from_ms(interval->start_ms) < end_us ||
-		    us_from_ms(interval->start_ms) >= us_from_ms(interval->end_ms))
+		    swf_us_from_ms(interval->start_ms) < end_us ||
+		    swf_us_from_ms(interval->start_ms) >= swf_us_from_ms(interval->end_ms))
 			return "intervals";
-		end_us = us_from_ms(interval->end_ms);
+		end_us = swf_us_from_ms(interval->end_ms);
 	}
 	if (!is_time_ms(config->trace_period_ms))
 		return "trace_period_ms";
 	if (config->trace_period_ms > 0 && (!is_positive_time_ms(config->trace_period_ms) ||
-					    us_from_ms(config->trace_period_ms) < end_us))
+					    swf_us_from_ms(config->trace_period_ms) < end_us))
 		return "trace_period_ms";
 	return NULL;
 }
@@ -157,15 +151,15 @@ const char *swf_channel_config_check(const swf_channel_config *config)
 		if (!is_positive_time_ms(config->period_ms))
 			return "period_ms";
 		if (!is_time_ms(config->duration_ms) ||
-		    us_from_ms(config->duration_ms) > us_from_ms(config->period_ms))
+		    swf_us_from_ms(config->duration_ms) > swf_us_from_ms(config->period_ms))
 			return "duration_ms";
 		if (!is_time_ms(config->phase_ms))
 			return "phase_ms";
 		/* The jitter's bound also keeps u * jitter_us within 64 bits. */
 		if (!is_time_ms(config->jitter_ms) ||
-		    us_from_ms(config->jitter_ms) >
-			    us_from_ms(config->period_ms) - us_from_ms(config->duration_ms) ||
-		    us_from_ms(config->jitter_ms) > UINT32_MAX)
+		    swf_us_from_ms(config->jitter_ms) >
+			    swf_us_from_ms(config->period_ms) - swf_us_from_ms(config->duration_ms) ||
+		    swf_us_from_ms(config->jitter_ms) > UINT32_MAX)
 			return "jitter_ms";
 		return NULL;
 	case SWF_CHANNEL_TRACE:
@@ -215,13 +209,13 @@ swf_status swf_channel_new(const swf_channel_config *config, swf_channel **out)
 	case SWF_CHANNEL_GE_TIME:
 		channel->to_bad = to_threshold(config->p);
 		channel->to_good = to_threshold(config->q);
-		channel->step_us = us_from_ms(config->step_ms);
+		channel->step_us = swf_us_from_ms(config->step_ms);
 		break;
 	case SWF_CHANNEL_OUTAGE:
-		channel->period_us = us_from_ms(config->period_ms);
-		channel->duration_us = us_from_ms(config->duration_ms);
-		channel->jitter_us = us_from_ms(config->jitter_ms);
-		channel->cycle_start_us = us_from_ms(config->phase_ms);
+		channel->period_us = swf_us_from_ms(config->period_ms);
+		channel->duration_us = swf_us_from_ms(config->duration_ms);
+		channel->jitter_us = swf_us_from_ms(config->jitter_ms);
+		channel->cycle_start_us = swf_us_from_ms(config->phase_ms);
 		channel->outage_start_us = draw_outage_start(channel);
 		break;
 	case SWF_CHANNEL_TRACE:
@@ -231,12 +225,12 @@ swf_status swf_channel_new(const swf_channel_config *config, swf_channel **out)
 			return SWF_E_NOMEM;
 		}
 		for (size_t i = 0; i < config->interval_count; i++) {
-			channel->intervals[i].start = us_from_ms(config->intervals[i].start_ms);
-			channel->intervals[i].end = us_from_ms(config->intervals[i].end_ms);
+			channel->intervals[i].start = swf_us_from_ms(config->intervals[i].start_ms);
+			channel->intervals[i].end = swf_us_from_ms(config->intervals[i].end_ms);
 		}
 		channel->interval_count = config->interval_count;
 		if (config->trace_period_ms > 0)
-			channel->trace_period_us = us_from_ms(config->trace_period_ms);
+			channel->trace_period_us = swf_us_from_ms(config->trace_period_ms);
 		break;
 	}
 	*out = channel;
@@ -310,4 +304,49 @@ bool swf_channel_lost(swf_channel *channel, uint64_t t_us)
 		return trace_lost(channel, t_us);
 	}
 	return false;
+}
+
+bool swf_channel_time_based(swf_channel_kind kind)
+{
+	return kind != SWF_CHANNEL_BERNOULLI && kind != SWF_CHANNEL_GE_PACKET;
+}
+
+/* The first interval boundary after offset_us, or UINT64_MAX if none. */
+static uint64_t trace_boundary_after(const swf_channel *channel, uint64_t offset_us)
+{
+	size_t low = 0, high = channel->interval_count; /* as trace_lost */
+	while (low < high) {
+		size_t mid = low + (high - low) / 2;
+		if (channel->intervals[mid].start <= offset_us)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	if (low > 0 && offset_us < channel->intervals[low - 1].end)
+		return channel->intervals[low - 1].end;
+	return low < channel->interval_count ? channel->intervals[low].start : UINT64_MAX;
+}
+
+uint64_t swf_channel_decision_end_us(const swf_channel *channel)
+{
+	uint64_t t_us = channel->latest_us;
+	switch (channel->kind) {
+	case SWF_CHANNEL_GE_TIME:
+		return (t_us / channel->step_us + 1) * channel->step_us;
+	case SWF_CHANNEL_OUTAGE:
+		/* outage_lost left t_us before the end of outage n */
+		return t_us < channel->outage_start_us ? channel->outage_start_us
+						       : channel->outage_start_us + channel->duration_us;
+	case SWF_CHANNEL_TRACE: {
+		if (!channel->trace_period_us)
+			return trace_boundary_after(channel, t_us);
+		uint64_t offset_us = t_us % channel->trace_period_us;
+		uint64_t boundary = trace_boundary_after(channel, offset_us);
+		/* Past the last boundary, the next period starts over. */
+		return t_us - offset_us +
+		       (boundary < channel->trace_period_us ? boundary : channel->trace_period_us);
+	}
+	default:
+		return UINT64_MAX;
+	}
 }

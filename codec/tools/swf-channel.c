@@ -1,0 +1,122 @@
+/*
+ * swf-channel - a channel model's statistics, computed by libswf
+ * (swf_channel_measure), as one JSON object on stdout.
+ *
+ * The channel is given with satlink's --channel syntax, so that what this
+ * prints is what satlink's channel of the same specification (and seed)
+ * does: the fraction of the time lost, the bursts, and the losses of a
+ * constant-rate packet stream sent through it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+static const char usage[] =
+	"Usage: swf-channel stats --channel SPEC [--duration-s S] [--rate-mbps R]\n"
+	"                         [--packet-bytes B]\n"
+	"\n"
+	"Runs the channel model SPEC (satlink's --channel syntax, see satlink --help)\n"
+	"for S seconds (default 60, at most 86400) with a stream of B-byte packets\n"
+	"(default 1400) at R Mbit/s (default 10): packet i is sent at\n"
+	"floor(i * B * 8 / R) us. Prints one JSON object:\n"
+	"  model, seed, duration_s, rate_mbps, packet_bytes   what was run\n"
+	"  time_based        whether the model decides by time (perfect, ge-time,\n"
+	"                    outage, trace) or per packet (bernoulli, ge-packet)\n"
+	"  lost_ms, time_lost_ratio   time during which a packet sent is lost\n"
+	"                    (null for a per-packet model)\n"
+	"  packets, packets_lost, packet_loss_ratio   the stream\n"
+	"  bursts            maximal runs of loss: unit (\"ms\" of time, or \"packets\"\n"
+	"                    of the stream for a per-packet model), count, min, mean,\n"
+	"                    max, and histogram: bin_width, counts (bin i holds\n"
+	"                    [i * bin_width, (i + 1) * bin_width) ms, or i + 1\n"
+	"                    packets; the last bin also every longer burst)\n";
+
+/* %.17g: every double printed exactly, so the figures compare equal across
+ * builds; JSON has no NaN, so a figure that is not defined is null. */
+static void print_number(const char *key, double value, const char *after)
+{
+	if (value != value)
+		printf("\"%s\":null%s", key, after);
+	else
+		printf("\"%s\":%.17g%s", key, value, after);
+}
+
+static void print_stats(const swf_channel_config *channel, const swf_stream *stream,
+			const swf_channel_stats *stats)
+{
+	printf("{\"model\":\"%s\",\"seed\":%" PRIu32 ",", channel_kind_name(channel->kind),
+	       channel->seed);
+	print_number("duration_s", stream->duration_ms / 1000.0, ",");
+	print_number("rate_mbps", stream->rate_mbps, ",");
+	printf("\"packet_bytes\":%" PRIu32 ",\"time_based\":%s,", stream->packet_bytes,
+	       stats->time_based ? "true" : "false");
+	print_number("lost_ms", stats->time_based ? (double)stats->lost_us / 1000.0 : 0.0 / 0.0,
+		     ",");
+	print_number("time_lost_ratio", stats->time_lost_ratio, ",");
+	printf("\"packets\":%" PRIu64 ",\"packets_lost\":%" PRIu64 ",", stats->packets,
+	       stats->packets_lost);
+	print_number("packet_loss_ratio", stats->packet_loss_ratio, ",");
+	printf("\"bursts\":{\"unit\":\"%s\",\"count\":%" PRIu64 ",",
+	       stats->time_based ? "ms" : "packets", stats->bursts);
+	print_number("min", stats->burst_min, ",");
+	print_number("mean", stats->burst_mean, ",");
+	print_number("max", stats->burst_max, ",");
+	printf("\"histogram\":{");
+	print_number("bin_width", stats->time_based ? SWF_CHANNEL_BURST_BIN_MS : 1.0, ",");
+	printf("\"counts\":[");
+	for (size_t bin = 0; bin < SWF_CHANNEL_BURST_BINS; bin++)
+		printf("%s%" PRIu64, bin ? "," : "", stats->burst_histogram[bin]);
+	printf("]}}}\n");
+}
+
+int main(int argc, char **argv)
+{
+	tool_name = "swf-channel";
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		fputs(usage, stdout);
+		return 0;
+	}
+	if (argc < 2 || strcmp(argv[1], "stats") != 0)
+		usage_fail("the first argument must be the command \"stats\" (see --help)");
+
+	swf_channel_config channel;
+	bool have_channel = false;
+	swf_stream stream = {.duration_ms = 60e3, .rate_mbps = 10.0, .packet_bytes = 1400};
+	for (int i = 2; i < argc; i++) {
+		const char *option = argv[i];
+		if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (i + 1 == argc)
+			usage_fail("%s needs a value (see --help)", option);
+		const char *value = argv[++i];
+		if (strcmp(option, "--channel") == 0) {
+			if (have_channel)
+				free((void *)channel.intervals);
+			parse_channel(option, value, &channel);
+			have_channel = true;
+		} else if (strcmp(option, "--duration-s") == 0) {
+			stream.duration_ms = 1000.0 * parse_double(option, value, 1e-6, true, 86400);
+		} else if (strcmp(option, "--rate-mbps") == 0) {
+			stream.rate_mbps = parse_double(option, value, 0, false, 1e6);
+		} else if (strcmp(option, "--packet-bytes") == 0) {
+			stream.packet_bytes = (uint32_t)parse_uint(option, value, 1, 65535);
+		} else {
+			usage_fail("unknown option %s (see --help)", option);
+		}
+	}
+	if (!have_channel)
+		usage_fail("--channel is required (see --help)");
+
+	swf_channel_stats stats;
+	swf_status status = swf_channel_measure(&channel, &stream, &stats);
+	if (status != SWF_OK)
+		fail("measure the channel: %s", swf_status_string(status));
+	print_stats(&channel, &stream, &stats);
+	free((void *)channel.intervals);
+	return 0;
+}
