@@ -269,10 +269,9 @@ static bool outage_lost(swf_channel *channel, uint64_t t_us)
 	return t_us >= channel->outage_start_us;
 }
 
-/* Binary search for the last interval starting at or before offset_us. */
-static bool trace_lost(const swf_channel *channel, uint64_t t_us)
+/* How many intervals start at or before offset_us (a binary search). */
+static size_t trace_started(const swf_channel *channel, uint64_t offset_us)
 {
-	uint64_t offset_us = channel->trace_period_us ? t_us % channel->trace_period_us : t_us;
 	size_t low = 0, high = channel->interval_count; /* intervals[low..high) */
 	while (low < high) {
 		size_t mid = low + (high - low) / 2;
@@ -281,7 +280,14 @@ static bool trace_lost(const swf_channel *channel, uint64_t t_us)
 		else
 			high = mid;
 	}
-	return low > 0 && offset_us < channel->intervals[low - 1].end;
+	return low;
+}
+
+static bool trace_lost(const swf_channel *channel, uint64_t t_us)
+{
+	uint64_t offset_us = channel->trace_period_us ? t_us % channel->trace_period_us : t_us;
+	size_t started = trace_started(channel, offset_us);
+	return started > 0 && offset_us < channel->intervals[started - 1].end;
 }
 
 bool swf_channel_lost(swf_channel *channel, uint64_t t_us)
@@ -314,17 +320,10 @@ bool swf_channel_time_based(swf_channel_kind kind)
 /* The first interval boundary after offset_us, or UINT64_MAX if none. */
 static uint64_t trace_boundary_after(const swf_channel *channel, uint64_t offset_us)
 {
-	size_t low = 0, high = channel->interval_count; /* as trace_lost */
-	while (low < high) {
-		size_t mid = low + (high - low) / 2;
-		if (channel->intervals[mid].start <= offset_us)
-			low = mid + 1;
-		else
-			high = mid;
-	}
-	if (low > 0 && offset_us < channel->intervals[low - 1].end)
-		return channel->intervals[low - 1].end;
-	return low < channel->interval_count ? channel->intervals[low].start : UINT64_MAX;
+	size_t started = trace_started(channel, offset_us);
+	if (started > 0 && offset_us < channel->intervals[started - 1].end)
+		return channel->intervals[started - 1].end;
+	return started < channel->interval_count ? channel->intervals[started].start : UINT64_MAX;
 }
 
 uint64_t swf_channel_decision_end_us(const swf_channel *channel)
