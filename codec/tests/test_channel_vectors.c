@@ -3,8 +3,12 @@
  * the independent Python reference (tests/vectors/channel_reference.py) does:
  * for every case file in tests/vectors/channel, a channel built from the
  * case's config loses exactly the packets the case lists, packet by packet.
- * The WebAssembly build checks the same files, so both builds decide alike.
+ * And that swf_channel_measure gives exactly the figures of the independent
+ * reference (tests/vectors/channel_stats_reference.py) for every case file in
+ * tests/vectors/channel/stats. The WebAssembly build checks the same files,
+ * so both builds decide and measure alike.
  */
+#include <math.h>
 #include <stddef.h>
 
 #include "check.h"
@@ -115,7 +119,7 @@ static void read_params(const char *path, const json_value *params, swf_channel_
 	}
 }
 
-static void check_case(const char *path, void *ctx)
+static json_value *read_case(const char *path)
 {
 	char error[512];
 	json_value *root = json_parse_file(path, error, sizeof(error));
@@ -123,21 +127,34 @@ static void check_case(const char *path, void *ctx)
 		fprintf(stderr, "%s\n", error);
 		exit(1);
 	}
+	return root;
+}
 
+/* The case's kind, seed and params; its intervals are the caller's to free. */
+static swf_channel_config read_config(const char *path, const json_value *root)
+{
 	swf_channel_config config = {0};
 	config.kind = read_kind(path, json_get(root, "kind"));
 	config.seed = (uint32_t)read_uint(path, json_get(root, "seed"), "seed", UINT32_MAX);
 	read_params(path, json_get(root, "params"), &config);
-	uint64_t interval_us = read_uint(path, json_get(root, "interval_us"), "interval_us", 1e12);
-	uint64_t packets = read_uint(path, json_get(root, "packets"), "packets", 1e9);
-	const json_value *lost = json_get(root, "lost");
-	require(json_type(lost) == JSON_ARRAY, path, "lost must be an array");
-
 	const char *invalid = swf_channel_config_check(&config);
 	if (invalid) {
 		fprintf(stderr, "%s: swf_channel_config_check rejects field %s\n", path, invalid);
 		exit(1);
 	}
+	return config;
+}
+
+static void check_case(const char *path, void *ctx)
+{
+	json_value *root = read_case(path);
+
+	swf_channel_config config = read_config(path, root);
+	uint64_t interval_us = read_uint(path, json_get(root, "interval_us"), "interval_us", 1e12);
+	uint64_t packets = read_uint(path, json_get(root, "packets"), "packets", 1e9);
+	const json_value *lost = json_get(root, "lost");
+	require(json_type(lost) == JSON_ARRAY, path, "lost must be an array");
+
 	swf_channel *channel;
 	CHECK_OK(swf_channel_new(&config, &channel));
 
@@ -174,6 +191,59 @@ static void check_case(const char *path, void *ctx)
 	json_free(root);
 }
 
+/* One figure: equal to the reference's, a JSON null standing for NaN. */
+static bool same_figure(const char *path, const json_value *expected, const char *name,
+			double measured)
+{
+	const json_value *value = json_get(expected, name);
+	bool same = json_type(value) == JSON_NULL ? isnan(measured)
+						  : json_number(value) == measured;
+	if (!same)
+		fprintf(stderr, "%s: %s is %.17g, the reference says %.17g\n", path, name, measured,
+			json_number(value));
+	return same;
+}
+
+static void check_stats_case(const char *path, void *ctx)
+{
+	json_value *root = read_case(path);
+	swf_channel_config config = read_config(path, root);
+	const json_value *stream_json = json_get(root, "stream");
+	swf_stream stream = {
+		.duration_ms = read_number(path, json_get(stream_json, "duration_ms"), "duration_ms"),
+		.rate_mbps = read_number(path, json_get(stream_json, "rate_mbps"), "rate_mbps"),
+		.packet_bytes = (uint32_t)read_uint(path, json_get(stream_json, "packet_bytes"),
+						    "stream.packet_bytes", UINT32_MAX),
+	};
+	const json_value *expected = json_get(root, "stats");
+	swf_channel_stats stats;
+	CHECK_OK(swf_channel_measure(&config, &stream, &stats));
+
+	const json_value *histogram = json_get(expected, "burst_histogram");
+	require(json_length(histogram) == SWF_CHANNEL_BURST_BINS, path,
+		"stats.burst_histogram must have SWF_CHANNEL_BURST_BINS counts");
+	bool same = (json_type(json_get(expected, "time_based")) == JSON_TRUE) == stats.time_based;
+	same &= same_figure(path, expected, "duration_us", (double)stats.duration_us);
+	same &= same_figure(path, expected, "lost_us", (double)stats.lost_us);
+	same &= same_figure(path, expected, "time_lost_ratio", stats.time_lost_ratio);
+	same &= same_figure(path, expected, "packets", (double)stats.packets);
+	same &= same_figure(path, expected, "packets_lost", (double)stats.packets_lost);
+	same &= same_figure(path, expected, "packet_loss_ratio", stats.packet_loss_ratio);
+	same &= same_figure(path, expected, "bursts", (double)stats.bursts);
+	same &= same_figure(path, expected, "burst_min", stats.burst_min);
+	same &= same_figure(path, expected, "burst_mean", stats.burst_mean);
+	same &= same_figure(path, expected, "burst_max", stats.burst_max);
+	for (size_t bin = 0; bin < SWF_CHANNEL_BURST_BINS; bin++)
+		same &= json_number(json_at(histogram, bin)) == (double)stats.burst_histogram[bin];
+	require(same, path, "swf_channel_measure differs from the reference (see above)");
+
+	(*(size_t *)ctx)++;
+	printf("%s: every figure matches (%llu packets, %llu bursts)\n", path,
+	       (unsigned long long)stats.packets, (unsigned long long)stats.bursts);
+	free((void *)config.intervals);
+	json_free(root);
+}
+
 int main(void)
 {
 	totals sums = {0, 0};
@@ -185,5 +255,16 @@ int main(void)
 	}
 	CHECK(sums.cases == files);
 	printf("%zu cases, %zu decisions, all as the reference\n", sums.cases, sums.decisions);
+
+	size_t stats_cases = 0;
+	files = json_for_each_file(SWF_VECTORS_DIR "/channel/stats", ".json", check_stats_case,
+				   &stats_cases);
+	if (files == 0) {
+		fprintf(stderr, "no channel statistics vectors in %s/channel/stats: run "
+			"tests/vectors/gen_channel.py\n", SWF_VECTORS_DIR);
+		return 1;
+	}
+	CHECK(stats_cases == files);
+	printf("%zu statistics cases, all as the reference\n", stats_cases);
 	return 0;
 }

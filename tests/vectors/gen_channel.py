@@ -1,9 +1,12 @@
-"""Writes the channel-model test vectors, tests/vectors/channel/<case>.json.
+"""Writes the channel-model test vectors, tests/vectors/channel/<case>.json,
+and the channel-statistics vectors, tests/vectors/channel/stats/<case>.json.
 
 Each file is one case: the channel config (kind, seed, params named as the
-fields of swf_channel_config), the packet schedule (packet i is sent at
-t_us = i * interval_us, for i < packets) and the indices of the packets that
-channel_reference.py loses. See tests/vectors/README.md, section "channel".
+fields of swf_channel_config), then either the packet schedule (packet i is
+sent at t_us = i * interval_us, for i < packets) and the indices of the
+packets that channel_reference.py loses, or a stream (swf_stream) and the
+figures channel_stats_reference.py measures. See tests/vectors/README.md,
+sections "channel" and "channel/stats".
 
 Deterministic: running it again rewrites the same bytes.
 Usage: python3 tests/vectors/gen_channel.py
@@ -14,6 +17,7 @@ import json
 from pathlib import Path
 
 from channel_reference import Params, lost_indices
+from channel_stats_reference import measure
 
 OUT_DIR = Path(__file__).resolve().parent / "channel"
 PACKETS = 10000
@@ -85,13 +89,51 @@ CASES: dict[str, tuple[str, int, Params, int]] = {
     ),
 }
 
+# The optical preset of labs/geo-optical.yaml: p and q from 2.56 % of the time
+# lost in bursts of mean 16.7 ms (q = step / burst, p = q * r / (1 - r)), with
+# the seed a run's plan gives its forward channel in iteration 0.
+OPTICAL_Q = 10.0 / 16.7
+OPTICAL_PRESET: Params = {"p": OPTICAL_Q * 0.0256 / (1 - 0.0256), "q": OPTICAL_Q, "step_ms": 10.0}
+DVB_TRAIN_PRESET: Params = {"period_ms": 258.0, "duration_ms": 15.2}
+UDP_10_MBPS = {"rate_mbps": 10.0, "packet_bytes": 1400}
+
+# name: (kind, seed, params, stream)
+STATS_CASES: dict[str, tuple[str, int, Params, dict]] = {
+    "perfect": ("perfect", 1, {}, {"duration_ms": 1000.0, **UDP_10_MBPS}),
+    "ge_time_optical_preset": ("ge_time", 2521958666, OPTICAL_PRESET, {"duration_ms": 60000.0, **UDP_10_MBPS}),
+    "ge_time_optical_stated": ("ge_time", 7, OPTICAL, {"duration_ms": 30000.0, **UDP_10_MBPS}),
+    # A step that is no multiple of the packet interval (2.8 ms, 3 Mbit/s).
+    "ge_time_uneven_step": ("ge_time", 14, {"p": 0.05, "q": 0.5, "step_ms": 7.3},
+                            {"duration_ms": 20000.0, "rate_mbps": 3.0, "packet_bytes": 1050}),
+    "outage_dvb_train_preset": ("outage", 2521958666, DVB_TRAIN_PRESET, {"duration_ms": 60000.0, **UDP_10_MBPS}),
+    # 933.33 us between packets: times that are not whole microseconds.
+    "outage_jitter": ("outage", 16, {**DVB_TRAIN, "phase_ms": 40.0, "jitter_ms": 20.0},
+                      {"duration_ms": 20000.0, "rate_mbps": 12.0, "packet_bytes": 1400}),
+    # A burst cut by the end of the duration keeps the length it had.
+    "outage_cut_at_the_end": ("outage", 3, {"period_ms": 100.0, "duration_ms": 50.0},
+                              {"duration_ms": 125.0, "rate_mbps": 8.0, "packet_bytes": 1000}),
+    # Touching intervals are one burst.
+    "trace": ("trace", 18, {"intervals": TRACE}, {"duration_ms": 15000.0, **UDP_10_MBPS}),
+    "trace_repeating": ("trace", 19, CASES["trace_repeating"][2], {"duration_ms": 10000.0, **UDP_10_MBPS}),
+    "bernoulli_1pct": ("bernoulli", 7, {"loss": 0.01}, {"duration_ms": 20000.0, **UDP_10_MBPS}),
+    "ge_packet": ("ge_packet", 11, CASES["ge_packet"][2], {"duration_ms": 20000.0, **UDP_10_MBPS}),
+}
+
+
+def write_stats_cases(out_dir: Path) -> None:
+    for name, (kind, seed, params, stream) in STATS_CASES.items():
+        case = {"kind": kind, "seed": seed, "params": params, "stream": stream,
+                "stats": measure(kind, seed, params, stream)}
+        (out_dir / f"{name}.json").write_text(json.dumps(case) + "\n")
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT_DIR, help="where to write the vectors")
     out_dir = parser.parse_args().out
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.glob("*.json"):
+    stats_dir = out_dir / "stats"
+    stats_dir.mkdir(parents=True, exist_ok=True)
+    for stale in [*out_dir.glob("*.json"), *stats_dir.glob("*.json")]:
         stale.unlink()
     for name, (kind, seed, params, interval_us) in CASES.items():
         lost = lost_indices(kind, seed, params, interval_us, PACKETS)
@@ -104,6 +146,7 @@ def main() -> None:
             "lost": lost,
         }
         (out_dir / f"{name}.json").write_text(json.dumps(case) + "\n")
+    write_stats_cases(stats_dir)
 
 
 if __name__ == "__main__":
