@@ -6,10 +6,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from satlab.scenario import field_error
+
 
 class RunCreate(BaseModel):
     """A run of a preset (`lab`, with optional `set` overrides) or of a whole `scenario`."""
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True)  # `set`, not `overrides`; no text for a list
     lab: str | None = Field(default=None, description="A lab's name, as GET /api/labs lists them.")
     scenario: dict[str, Any] | None = Field(default=None, description="A scenario, as in labs/*.yaml.")
     overrides: list[str] = Field(default=[], alias="set",
@@ -18,7 +20,7 @@ class RunCreate(BaseModel):
     @model_validator(mode="after")
     def _one_source(self) -> RunCreate:
         if (self.lab is None) == (self.scenario is None):
-            raise ValueError("give exactly one of lab or scenario")
+            raise field_error("lab", "give exactly one of lab or scenario", self.lab)
         return self
 
 
@@ -83,6 +85,8 @@ class CampaignPublic(BaseModel):
     created_at: float
     finished_at: float | None
     progress: CampaignProgress
+    study: str | None = Field(default=None, description="The study this campaign runs (GET /api/studies/{id}).")
+    study_quick: bool = Field(default=False, description="A study's quick smoke run, not a result.")
 
 
 class CampaignDetail(CampaignPublic):

@@ -9,14 +9,15 @@ none and is counted in `failed`.
 
 from __future__ import annotations
 
+import csv
 import statistics
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TextIO
 
 from satlab.provenance import provenance
 from satlab.store import Store
-from satlab.studies.recipe import Check, Study
+from satlab.studies.recipe import METRICS, Check, Study
 
 Configuration = Mapping[str, str]
 
@@ -173,3 +174,19 @@ def format_report(report: Mapping[str, Any]) -> str:
                  f"({summary['measured']} measured); checks: {summary['checks_held']} hold, "
                  f"{summary['checks_failed']} fail, {summary['checks_unknown']} unknown")
     return "\n".join(lines)
+
+
+def report_csv(report: dict[str, Any], out: TextIO) -> None:
+    """One row per published figure; values in columns named with their metric (and so their unit)."""
+    axes = list(report["axes"])
+    metrics = [metric for metric in METRICS if any(row["metric"] == metric for row in report["rows"])]
+    value_columns = [f"{kind}_{metric}" for metric in metrics for kind in ("published", "satlab", "q1", "q3")]
+    writer = csv.writer(out)
+    writer.writerow([*axes, "statistic", *value_columns, "n", "failed", "ratio", "band", "in_band", "source"])
+    for row in report["rows"]:
+        values = {f"published_{row['metric']}": row["published"], f"satlab_{row['metric']}": row["satlab"],
+                  f"q1_{row['metric']}": row["q1"], f"q3_{row['metric']}": row["q3"]}
+        writer.writerow([*(row["configuration"][axis] for axis in axes), row["statistic"],
+                         *(values.get(column, "") for column in value_columns), row["n"], row["failed"],
+                         "" if row["ratio"] is None else row["ratio"], row["band"] or "",
+                         {True: "yes", False: "no", None: ""}[row["in_band"]], row["source"]])

@@ -1,0 +1,109 @@
+"""Studies: published studies as campaigns satlab runs, and their reports."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Response, status
+from pydantic import BaseModel, ConfigDict, Field
+
+from satlab.api.deps import ManagerDep, SettingsDep, StoreDep
+from satlab.api.models import CampaignDetail, Message
+from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
+from satlab.settings import Settings
+from satlab.studies import Study, find_study, list_studies, make_report, report_csv
+
+router = APIRouter(prefix="/studies", tags=["studies"])
+
+
+class StudyRunCreate(BaseModel):
+    """A study run: the whole matrix, or the levels in `only`; `quick`: the recipe's smoke run."""
+    model_config = ConfigDict(extra="forbid")
+    quick: bool = Field(default=False, description="The configurations that finish fast, few iterations: "
+                                                   "a smoke test, not a result.")
+    only: dict[str, list[str]] = Field(default={}, description="Axis -> the levels to run (default: all).")
+    iterations: int | None = Field(default=None, ge=1, le=1000, description="Default: the study's.")
+    parallel: int | None = Field(default=None, ge=1, le=8, description="Runs at once (default: the study's).")
+
+
+def _study_or_404(settings: Settings, study_id: str) -> Study:
+    try:
+        return find_study(settings.labs_dir, study_id)
+    except KeyError:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail="Study not found") from None
+
+
+def _shipped_report(study: Study) -> dict[str, Any] | None:
+    file = study.directory / "report.json"
+    return json.loads(file.read_text()) if file.is_file() else None
+
+
+def _describe(study: Study) -> dict[str, Any]:
+    spec = study.spec
+    return {"id": study.id, "title": spec.title, "citation": " ".join(spec.citation.split()), "url": spec.url,
+            "summary": " ".join(spec.summary.split()),
+            "axes": {name: list(axis.levels) for name, axis in spec.axes.items()},
+            "iterations": spec.iterations, "parallel": spec.parallel, "quick": spec.quick.model_dump(),
+            "checks": [{"id": check.id, "statement": " ".join(check.statement.split())} for check in spec.checks],
+            "published": [{"configuration": figure.configuration, "metric": figure.metric,
+                           "statistic": figure.statistic, "value": figure.value, "source": figure.source}
+                          for figure in study.published],
+            "has_shipped_report": (study.directory / "report.json").is_file()}
+
+
+@router.get("")
+def list_all(settings: SettingsDep) -> dict[str, Any]:
+    """Every study recipe in labs/studies, with its published figures."""
+    studies = [_describe(study) for study in list_studies(settings.labs_dir)]
+    return {"data": studies, "count": len(studies)}
+
+
+@router.get("/{study_id}", responses={404: {"model": Message}})
+def get_study(study_id: str, settings: SettingsDep) -> dict[str, Any]:
+    """The recipe, its published figures, and the report shipped with it (`shipped_report`, or null)."""
+    study = _study_or_404(settings, study_id)
+    return {**_describe(study), "shipped_report": _shipped_report(study)}
+
+
+@router.post("/{study_id}/runs", status_code=status.HTTP_201_CREATED, response_model=CampaignDetail,
+             responses={404: {"model": Message}, 422: {"description": "An unknown axis or level; each problem "
+                                                                      "names its field."}})
+def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, settings: SettingsDep) -> dict[str, Any]:
+    """A study run is a campaign (GET /api/campaigns/{id} follows it)."""
+    study = _study_or_404(settings, study_id)
+    spec, items = study.campaign(body.only, body.iterations, body.parallel, body.quick)
+    campaign_id = manager.start_campaign(spec, items, study.id, body.quick)
+    return found(manager.store.get_campaign(campaign_id), "Campaign")
+
+
+@router.get("/{study_id}/runs", responses={404: {"model": Message}})
+def list_study_runs(study_id: str, store: StoreDep, settings: SettingsDep) -> dict[str, Any]:
+    """The campaigns that ran this study, oldest first."""
+    study = _study_or_404(settings, study_id)
+    campaigns = store.study_campaigns(study.id)
+    return {"data": campaigns, "count": len(campaigns)}
+
+
+Campaigns = Annotated[list[str] | None, Query(
+    alias="campaign", description="Only these study runs (default: every full run, else the quick ones).")]
+
+
+def _report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns) -> dict[str, Any]:
+    study = _study_or_404(settings, study_id)
+    try:
+        return make_report(study, store, campaign)
+    except KeyError as error:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"{str(error.args[0]).capitalize()}.") from None
+
+
+@router.get("/{study_id}/report", responses={404: {"model": Message}})
+def get_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None) -> dict[str, Any]:
+    """satlab's medians (IQR, n) beside the published figures, bands, and the conclusion checks."""
+    return _report(study_id, store, settings, campaign)
+
+
+@router.get("/{study_id}/report.csv", response_class=Response, responses=CSV_RESPONSES)
+def export_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None) -> Response:
+    report = _report(study_id, store, settings, campaign)
+    return csv_attachment(lambda out: report_csv(report, out), f"satlab-study-{study_id}.csv")

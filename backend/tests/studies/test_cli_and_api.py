@@ -1,0 +1,129 @@
+"""satlab study list | run | report, and /api/studies, as a user runs them."""
+
+import json
+import subprocess
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from satlab.api.main import create_app
+from satlab.store import Store
+from tests.api.conftest import client, settings  # noqa: F401 (fixtures)
+from tests.conftest import LABS
+from tests.studies.test_report import PUBLISHED, store_study_run
+from tests.test_cli import SATLAB
+
+
+def test_study_list_names_each_recipe():
+    done = subprocess.run(SATLAB + ["study", "list"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("petrou2022  When BBR beats FEC coded CUBIC flows over SATCOM  "
+                                  "(26 published figures, 7 checks)")
+
+
+def test_study_run_of_an_unknown_study_or_level_exits_2(tmp_path):
+    db = str(tmp_path / "satlab.db")
+    done = subprocess.run(SATLAB + ["--db", db, "study", "run", "nosuch"], capture_output=True, text=True)
+    assert (done.returncode, done.stderr.strip()) == (2, "satlab: there is no study 'nosuch' (studies: petrou2022)")
+    done = subprocess.run(SATLAB + ["--db", db, "study", "run", "petrou2022", "--only", "tunnel=S(3,100)"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "only.tunnel: 'S(3,100)' is not a level" in done.stderr
+
+
+def test_study_report_prints_the_table_and_the_checks(tmp_path):
+    db = tmp_path / "satlab.db"
+    with Store(db) as store:
+        store_study_run(store, "c1", lambda levels, iteration: PUBLISHED[levels], iterations=1)
+    done = subprocess.run(SATLAB + ["--db", str(db), "study", "report", "petrou2022"], capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert "ideal      none  tcp-cubic     1      none       median     17.84      17.84" in done.stdout
+    assert "[holds] fec-never-helps-bbr" in done.stdout
+    assert "24 of 26 published figures in band (24 measured); checks: 7 hold, 0 fail, 0 unknown" in done.stdout
+    report = json.loads(subprocess.run(SATLAB + ["--db", str(db), "study", "report", "petrou2022", "--json"],
+                                       capture_output=True, text=True, timeout=30).stdout)
+    assert report["summary"]["checks_held"] == 7
+
+
+@pytest.mark.needs_root
+def test_study_run_quick_runs_the_smoke_configurations_and_reports_them(tmp_path):
+    db = str(tmp_path / "satlab.db")
+    done = subprocess.run(SATLAB + ["--db", db, "study", "run", "petrou2022", "--quick", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    campaign = json.loads(done.stdout)
+    assert (campaign["status"], campaign["progress"]["done"]) == ("done", 4)
+    report = json.loads(subprocess.run(SATLAB + ["--db", db, "study", "report", "petrou2022", "--json"],
+                                       capture_output=True, text=True, timeout=30).stdout)
+    assert report["quick"] is True
+    measured = {tuple(row["configuration"].values()): row for row in report["rows"]
+                if row["satlab"] is not None and row["statistic"] == "median"}
+    assert set(measured) == {("ideal", "none", transport, "1", tunnel) for transport in ("tcp-cubic", "picoquic-bbr")
+                             for tunnel in ("none", "S(5,100)")}
+    # Real 20 MiB downloads on the ideal path (how close they come is the full report's business).
+    assert all(0.5 < row["ratio"] < 2 for row in measured.values())
+
+
+def test_get_studies_lists_each_with_its_published_figures(client):  # noqa: F811
+    studies = client.get("/api/studies").json()
+    petrou = next(study for study in studies["data"] if study["id"] == "petrou2022")
+    assert petrou["axes"]["tunnel"] == ["none", "S(10,100)", "S(5,100)", "S(2,100)"]
+    assert len(petrou["published"]) == 26 and len(petrou["checks"]) == 7
+    assert petrou["has_shipped_report"] == (LABS / "studies" / "petrou2022" / "report.json").is_file()
+
+
+def test_get_study_gives_the_shipped_report_or_null(client):  # noqa: F811
+    study = client.get("/api/studies/petrou2022").json()
+    shipped = LABS / "studies" / "petrou2022" / "report.json"
+    assert study["shipped_report"] == (json.loads(shipped.read_text()) if shipped.is_file() else None)
+
+
+def test_get_unknown_study_is_404(client):  # noqa: F811
+    response = client.get("/api/studies/nosuch")
+    assert (response.status_code, response.json()) == (404, {"detail": "Study not found"})
+
+
+def test_post_study_run_with_an_unknown_level_is_422_naming_the_field(client):  # noqa: F811
+    response = client.post("/api/studies/petrou2022/runs", json={"only": {"tunnel": ["S(3,100)"]}})
+    assert response.status_code == 422
+    (problem,) = response.json()["detail"]
+    assert problem["loc"] == ["body", "only", "tunnel"]
+    assert problem["msg"].startswith("only.tunnel: 'S(3,100)' is not a level")
+    assert client.get("/api/studies/petrou2022/runs").json()["count"] == 0
+
+
+def test_post_study_run_refuses_unknown_fields(client):  # noqa: F811
+    response = client.post("/api/studies/petrou2022/runs", json={"quick": True, "fast": True})
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["loc"] == ["body", "fast"]
+
+
+def test_get_report_and_csv_from_stored_study_runs(settings):  # noqa: F811
+    with Store(settings.db_path) as store:
+        store_study_run(store, "c1", lambda levels, iteration: PUBLISHED[levels], iterations=2)
+    with TestClient(create_app(settings)) as api:
+        report = api.get("/api/studies/petrou2022/report").json()
+        assert (report["summary"]["in_band"], report["summary"]["checks_held"]) == (24, 7)
+        assert api.get("/api/studies/petrou2022/runs").json()["data"][0]["campaign_id"] == "c1"
+        assert api.get("/api/studies/petrou2022/report", params={"campaign": "nope"}).json() == {
+            "detail": "No run of study petrou2022 with campaign id nope."}
+        csv_response = api.get("/api/studies/petrou2022/report.csv")
+        assert csv_response.headers["content-type"].startswith("text/csv")
+        assert csv_response.text.splitlines()[0].startswith(
+            "channel,wifi,transport,flows,tunnel,statistic,published_download_time_s,satlab_download_time_s")
+
+
+@pytest.mark.needs_root
+def test_post_study_run_quick_runs_a_campaign_of_the_study(client):  # noqa: F811
+    response = client.post("/api/studies/petrou2022/runs", json={"quick": True, "only": {"transport": ["tcp-cubic"]}})
+    assert response.status_code == 201, response.text
+    campaign = response.json()
+    assert (campaign["study"], campaign["study_quick"], campaign["progress"]["total"]) == ("petrou2022", True, 2)
+    deadline = time.monotonic() + 240
+    while client.get(f"/api/campaigns/{campaign['campaign_id']}").json()["status"] == "running":
+        assert time.monotonic() < deadline, "the quick study run did not finish in 240 s"
+        time.sleep(0.5)
+    report = client.get("/api/studies/petrou2022/report").json()
+    assert report["quick"] and report["summary"]["measured"] == 2
