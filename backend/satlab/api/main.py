@@ -1,5 +1,5 @@
-"""The HTTP face of the engine: the API under /api (OpenAPI at /api/docs),
-the built frontend at /.
+"""The HTTP face of the engine: the API under /api (OpenAPI at /api/docs,
+from packaged assets) and the built frontend at /, both compressed.
 
     satlab serve --host 127.0.0.1 --port 8000
 """
@@ -12,9 +12,10 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI, Request, status
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from satlab.api.routes import campaigns, host, labs, runs
+from satlab.api.site import FrontendFiles, add_docs, document_inputs
 from satlab.runs import RunManager
 from satlab.scenario import ScenarioError
 from satlab.settings import Settings
@@ -54,16 +55,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="satlab", summary="Transport experiments over emulated GEO satellite paths.",
-                  lifespan=lifespan, openapi_url="/api/openapi.json", docs_url="/api/docs", redoc_url=None)
+                  lifespan=lifespan, openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
 
     @app.exception_handler(ScenarioError)
     async def scenario_error(request: Request, error: ScenarioError) -> JSONResponse:
         return JSONResponse({"detail": scenario_error_detail(error)}, status.HTTP_422_UNPROCESSABLE_CONTENT)
 
+    add_docs(app, "/api/docs")
+    document_inputs(app)
+    # The built script is ~400 kB and sample lists are large: both shrink 3-5 times.
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
     for router in (labs.router, runs.router, campaigns.router, host.router):
         app.include_router(router, prefix="/api")
     if (settings.frontend_dir / "index.html").exists():
-        app.mount("/", StaticFiles(directory=settings.frontend_dir, html=True), name="frontend")
+        app.mount("/", FrontendFiles(directory=settings.frontend_dir, html=True), name="frontend")
     else:
         log.warning("satlab: %s has no index.html (build the frontend: make build-frontend); serving the API only",
                     settings.frontend_dir)

@@ -1,0 +1,94 @@
+"""What the API serves besides its routes: the API's documentation from
+packaged assets (no CDN: the lab often runs offline), the schemas of its
+inputs (the one source of their limits, which the web UI reads), and the
+built frontend with cache headers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
+from starlette.responses import Response
+from starlette.types import Scope
+
+from satlab.campaign import CampaignSpec
+from satlab.scenario import Scenario
+
+# Swagger UI 5 (it reads OpenAPI 3.1, which FastAPI writes), as fastapi-offline packages it.
+DOCS_ASSETS = files("fastapi_offline") / "static"
+
+
+def add_docs(app: FastAPI, docs_url: str = "/api/docs") -> None:
+    """Swagger UI at docs_url, its scripts from the installed package. The
+    page names everything relative to itself, so it works under a proxy's
+    path prefix too."""
+    assets_url = f"{docs_url}-assets"
+    app.mount(assets_url, StaticFiles(directory=str(DOCS_ASSETS)), name="docs-assets")
+    assets = assets_url.rsplit("/", 1)[1]
+    openapi = app.openapi_url.rsplit("/", 1)[1] if app.openapi_url else "openapi.json"
+
+    @app.get(docs_url, include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url=openapi, title=f"{app.title}: API",
+                                   swagger_js_url=f"{assets}/swagger-ui-bundle.js",
+                                   swagger_css_url=f"{assets}/swagger-ui.css",
+                                   swagger_favicon_url=f"{assets}/favicon.png",
+                                   # No badge from validator.swagger.io: nothing leaves the host.
+                                   swagger_ui_parameters={"validatorUrl": None})
+
+
+INPUTS: tuple[type[BaseModel], ...] = (Scenario, CampaignSpec)
+
+
+def input_schemas() -> dict[str, Any]:
+    """JSON schemas of the scenario and campaign files (their fields,
+    defaults and limits), as OpenAPI components."""
+    schemas: dict[str, Any] = {}
+    for model in INPUTS:
+        schema = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[model.__name__] = schema
+    return schemas
+
+
+def document_inputs(app: FastAPI) -> None:
+    """Add the scenario and campaign schemas to app's OpenAPI document:
+    routes take them as free-form bodies (a lab name plus overrides, or a
+    campaign file), so FastAPI would not list them."""
+    generate: Callable[[], dict[str, Any]] = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = generate()
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            clashes = set(components) & set(input_schemas())
+            if clashes:
+                raise RuntimeError(f"OpenAPI components named twice: {sorted(clashes)}")
+            components.update(input_schemas())
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
+
+
+# Vite names what it builds under assets/ by content (index-DIjdsOxW.js): such a file never changes.
+_HASHED = re.compile(r"^assets/.+-[A-Za-z0-9_-]{8}\.[a-z0-9]+$")
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+
+class FrontendFiles(StaticFiles):
+    """The built frontend: files named by their content are cached for a
+    year; everything else (index.html first) is revalidated on each load,
+    so that a new build shows at once."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            response.headers["cache-control"] = IMMUTABLE if _HASHED.match(path) else "no-cache"
+        return response
