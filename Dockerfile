@@ -7,7 +7,7 @@
 # The native tools satlink and swf-tunnel (make build-native).
 FROM debian:bookworm AS native
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends build-essential cmake ninja-build \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends build-essential cmake ninja-build libssl-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY codec codec

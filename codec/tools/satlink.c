@@ -524,7 +524,7 @@ int main(int argc, char **argv)
 	int fds[2];
 	for (int side = 0; side < 2; side++) {
 		int previous = netns_enter(netns[side]);
-		fds[side] = tun_create(dev[side], mtu, addr[side], 1);
+		fds[side] = tun_create(dev[side], mtu, addr[side], 1, NULL);
 		netns_leave(previous);
 	}
 	dirs[0].in_fd = dirs[1].out_fd = fds[0];

@@ -9,14 +9,20 @@
  * plain packets. Datagrams from the peer are decoded and their inner packets
  * written into the TUN: sources at once, rebuilt ones as soon as they decode.
  *
+ * With --key-file, every datagram carries a tag of the key the endpoints
+ * share, and the receiver drops what does not verify.
+ *
  * Two threads: the sender (TUN to UDP, owns the encoder and the flush timer)
  * and the receiver (UDP to TUN, owns the decoder). They share nothing but
- * the counters, published under a mutex for the stats lines.
+ * the counters, published under a mutex for the stats lines, and each signs
+ * or verifies with its own tunnel_auth.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,8 +40,11 @@
 #include "tun.h"
 #include "tunnel_proto.h"
 
-/* Outer IPv4 and UDP headers, then the largest tunnel header (a repair's). */
+/* Outer IPv4 and UDP headers, then the largest tunnel header (a repair's);
+ * a key adds its tag. */
 #define OUTER_OVERHEAD_BYTES (20u + 8u + TUNNEL_REPAIR_HEADER_BYTES)
+/* The smallest symbol: an inner MTU of 576, IPv4's minimum. */
+#define MIN_SYMBOL_BYTES (576u + TUNNEL_LENGTH_BYTES)
 #define MAX_RULES 32
 #define RX_BATCH 32
 
@@ -55,6 +65,7 @@ typedef struct rx_counters {
 
 static struct {
 	const char *dev, *addr;
+	char dev_name[IFNAMSIZ]; /* the device the kernel made of dev ("rp%d": rp0) */
 	struct sockaddr_in local, remote;
 	uint32_t outer_mtu, symbol_bytes;
 	uint16_t k, z;
@@ -64,6 +75,9 @@ static struct {
 	flow_rule rules[MAX_RULES];
 	int rule_count;
 	uint32_t stats_interval_ms;
+	bool have_key;
+	uint8_t key[TUNNEL_KEY_BYTES];
+	uint32_t tag_bytes; /* TUNNEL_TAG_BYTES with a key, else 0 */
 } opt = {.outer_mtu = 1500, .k = 10, .z = 100, .dt = 15, .flush_ms = 10, .protect_all = true,
 	 .stats_interval_ms = 100};
 
@@ -101,6 +115,12 @@ static const char usage[] =
 	"                        PROTO or PROTO:PORT (tcp, udp, icmp or a number; the port\n"
 	"                        matches source or destination), e.g. tcp,udp:5001;\n"
 	"                        other packets cross unprotected\n"
+	"  --key-file PATH       authenticate every datagram with the key in PATH (64 hex\n"
+	"                        digits, e.g. from openssl rand -hex 32; a file only its\n"
+	"                        owner can read, or a pipe): both endpoints need the same\n"
+	"                        key; each datagram gets 16 bytes longer (the symbol size\n"
+	"                        from --outer-mtu shrinks by as much) and the receiver\n"
+	"                        drops what does not verify\n"
 	"  --stats-interval-ms MS  period of the stats lines (default 100; 0: none)\n"
 	"  --help                this text\n"
 	"\n"
@@ -139,20 +159,27 @@ static bool is_protected(const uint8_t *packet, size_t len)
 	return false;
 }
 
-static void send_datagram(tx_counters *counters, const uint8_t *buf, size_t len)
+/* send_datagram sends buf[0..len), signed with auth if not NULL (buf has
+ * room for the tag). */
+static void send_datagram(tx_counters *counters, tunnel_auth *auth, uint8_t *buf, size_t len)
 {
+	if (auth != NULL) {
+		tunnel_auth_sign(auth, buf, len);
+		len += TUNNEL_TAG_BYTES;
+	}
 	if (send(udp_fd, buf, len, 0) != (ssize_t)len)
 		counters->send_errors++;
 }
 
-static void send_repair(swf_encoder *encoder, uint8_t *buf, tx_counters *counters)
+static void send_repair(swf_encoder *encoder, tunnel_auth *auth, uint8_t *buf,
+			tx_counters *counters)
 {
 	swf_repair_id id;
 	if (swf_encoder_build_repair(encoder, buf + TUNNEL_REPAIR_HEADER_BYTES, &id) != SWF_OK ||
 	    swf_repair_id_write(&id, buf + TUNNEL_HEADER_BYTES) != SWF_OK)
 		fail("build a repair symbol");
 	tunnel_write_header(buf, TUNNEL_REPAIR, session);
-	send_datagram(counters, buf, TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes);
+	send_datagram(counters, auth, buf, TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes);
 	counters->repairs++;
 	counters->uncovered = 0;
 }
@@ -181,9 +208,26 @@ static bool wait_tun(uint64_t deadline_ns)
 	return ready != 0;
 }
 
+/* auth_new makes the tunnel_auth of one thread, or NULL without a key. */
+static tunnel_auth *auth_new(const struct sockaddr_in *sender, const struct sockaddr_in *receiver)
+{
+	if (!opt.have_key)
+		return NULL;
+	uint8_t from[6], to[6];
+	memcpy(from, &sender->sin_addr, 4);
+	memcpy(from + 4, &sender->sin_port, 2);
+	memcpy(to, &receiver->sin_addr, 4);
+	memcpy(to + 4, &receiver->sin_port, 2);
+	tunnel_auth *auth = tunnel_auth_new(opt.key, from, to);
+	if (auth == NULL)
+		fail("set up HMAC-SHA-256 with OpenSSL");
+	return auth;
+}
+
 static void *sender_main(void *unused)
 {
 	(void)unused;
+	tunnel_auth *auth = auth_new(&opt.local, &opt.remote);
 	swf_encoder_config config = {.symbol_bytes = opt.symbol_bytes, .k = opt.k, .z = opt.z,
 				     .dt = opt.dt};
 	swf_encoder *encoder;
@@ -191,8 +235,8 @@ static void *sender_main(void *unused)
 		fail("create the encoder");
 	uint32_t inner_mtu = opt.symbol_bytes - TUNNEL_LENGTH_BYTES;
 	/* The packet is read behind room for the longest header. */
-	uint8_t *buf = malloc(TUNNEL_SOURCE_HEADER_BYTES + inner_mtu);
-	uint8_t *repair = malloc(TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes);
+	uint8_t *buf = malloc(TUNNEL_SOURCE_HEADER_BYTES + inner_mtu + opt.tag_bytes);
+	uint8_t *repair = malloc(TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes + opt.tag_bytes);
 	if (buf == NULL || repair == NULL)
 		fail("out of memory for the sender");
 	uint8_t *packet = buf + TUNNEL_SOURCE_HEADER_BYTES;
@@ -204,10 +248,10 @@ static void *sender_main(void *unused)
 		ssize_t n = read(tun_fd, packet, inner_mtu);
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EINTR)
-				fail_errno("read from %s", opt.dev);
+				fail_errno("read from %s", opt.dev_name);
 			publish_tx(&counters);
 			if (!wait_tun(flush_deadline) && flush_deadline != 0) {
-				send_repair(encoder, repair, &counters);
+				send_repair(encoder, auth, repair, &counters);
 				counters.flush_repairs++;
 				flush_deadline = 0;
 			}
@@ -219,7 +263,7 @@ static void *sender_main(void *unused)
 			continue;
 		if (!is_protected(packet, len)) {
 			tunnel_write_header(packet - TUNNEL_HEADER_BYTES, TUNNEL_PLAIN, session);
-			send_datagram(&counters, packet - TUNNEL_HEADER_BYTES,
+			send_datagram(&counters, auth, packet - TUNNEL_HEADER_BYTES,
 				      TUNNEL_HEADER_BYTES + len);
 			counters.plain++;
 			continue;
@@ -237,11 +281,11 @@ static void *sender_main(void *unused)
 		tunnel_write_header(buf, TUNNEL_SOURCE, session);
 		for (int i = 0; i < 4; i++)
 			buf[TUNNEL_HEADER_BYTES + i] = (uint8_t)(esi >> (24 - 8 * i));
-		send_datagram(&counters, buf, TUNNEL_SOURCE_HEADER_BYTES + len);
+		send_datagram(&counters, auth, buf, TUNNEL_SOURCE_HEADER_BYTES + len);
 		counters.sources++;
 		counters.uncovered++;
 		if (repair_due) {
-			send_repair(encoder, repair, &counters);
+			send_repair(encoder, auth, repair, &counters);
 			flush_deadline = 0;
 		} else if (flush_ns != 0) {
 			flush_deadline = now_ns() + flush_ns;
@@ -251,6 +295,7 @@ static void *sender_main(void *unused)
 	}
 	publish_tx(&counters);
 	swf_encoder_free(encoder);
+	tunnel_auth_free(auth);
 	free(buf);
 	free(repair);
 	return NULL;
@@ -278,11 +323,12 @@ static void *receiver_main(void *unused)
 {
 	(void)unused;
 	static tunnel_receiver receiver;
-	if (tunnel_receiver_init(&receiver, opt.symbol_bytes, opt.z, &decoding_delay) != SWF_OK)
+	tunnel_auth *auth = auth_new(&opt.remote, &opt.local);
+	if (tunnel_receiver_init(&receiver, opt.symbol_bytes, opt.z, &decoding_delay, auth) != SWF_OK)
 		fail("create the decoder");
 	/* One byte more than the longest valid datagram: a longer one arrives
 	 * truncated to a length that does not parse. */
-	size_t capacity = TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes + 1;
+	size_t capacity = TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes + opt.tag_bytes + 1;
 	uint8_t *bufs = malloc(RX_BATCH * capacity);
 	if (bufs == NULL)
 		fail("out of memory for the receiver");
@@ -312,6 +358,7 @@ static void *receiver_main(void *unused)
 		publish_rx(&receiver, &counters);
 	}
 	tunnel_receiver_free(&receiver);
+	tunnel_auth_free(auth);
 	free(bufs);
 	return NULL;
 }
@@ -338,16 +385,24 @@ static void parse_protect(const char *option, const char *text)
 	opt.rule_count = 0;
 	if (opt.protect_all || strcmp(text, "none") == 0)
 		return;
-	char *copy = strdup(text), *saveptr = NULL;
-	for (char *item = strtok_r(copy, ",", &saveptr); item != NULL;
-	     item = strtok_r(NULL, ",", &saveptr)) {
+	static const char allowed[] = "all, none, or a comma list of tcp, udp, icmp or a protocol "
+				      "number 0..255, each with an optional :PORT";
+	char *copy = strdup(text), *rest = copy, *item;
+	if (copy == NULL)
+		fail("out of memory for %s", option);
+	/* strsep, unlike strtok, shows empty items: "" and "tcp," select nothing. */
+	while ((item = strsep(&rest, ",")) != NULL) {
+		if (item[0] == '\0')
+			usage_fail("%s \"%s\" has an empty item: give %s", option, text, allowed);
 		if (opt.rule_count == MAX_RULES)
-			usage_fail("%s takes at most %d rules", option, MAX_RULES);
+			usage_fail("%s takes at most %d rules, got \"%s\"", option, MAX_RULES, text);
 		flow_rule *rule = &opt.rules[opt.rule_count++];
 		char *colon = strchr(item, ':');
 		if (colon != NULL) {
 			*colon = '\0';
-			rule->port = (uint16_t)parse_uint(option, colon + 1, 1, 65535);
+			char name[64];
+			snprintf(name, sizeof name, "%s port of %s", option, item);
+			rule->port = (uint16_t)parse_uint(name, colon + 1, 1, 65535);
 		}
 		if (strcmp(item, "tcp") == 0)
 			rule->protocol = 6;
@@ -358,10 +413,54 @@ static void parse_protect(const char *option, const char *text)
 		else if (item[0] >= '0' && item[0] <= '9')
 			rule->protocol = (uint8_t)parse_uint(option, item, 0, 255);
 		else
-			usage_fail("%s: \"%s\" must be all, none, or tcp, udp, icmp or a protocol "
-				   "number, each with an optional :PORT", option, text);
+			usage_fail("%s: \"%s\" in \"%s\" is not a protocol: give %s", option, item,
+				   text, allowed);
 	}
 	free(copy);
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20); /* lower case */
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* read_key reads the key file: 64 hex digits, a newline allowed. */
+static void read_key(const char *option, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fail_errno("%s: open %s", option, path);
+	struct stat st;
+	if (fstat(fd, &st) != 0)
+		fail_errno("%s: stat %s", option, path);
+	if (st.st_mode & 077)
+		usage_fail("%s: %s can be read by other users (mode %04o): a key file must be "
+			   "private (chmod 600)", option, path, (unsigned)(st.st_mode & 07777));
+	char text[2 * TUNNEL_KEY_BYTES + 2];
+	size_t got = 0;
+	ssize_t n;
+	while (got < sizeof text && (n = read(fd, text + got, sizeof text - got)) != 0) {
+		if (n < 0 && errno != EINTR)
+			fail_errno("%s: read %s", option, path);
+		got += n > 0 ? (size_t)n : 0;
+	}
+	close(fd);
+	if (got > 0 && text[got - 1] == '\n')
+		got--;
+	bool hex = got == 2 * TUNNEL_KEY_BYTES;
+	for (size_t i = 0; hex && i < TUNNEL_KEY_BYTES; i++) {
+		int high = hex_digit(text[2 * i]), low = hex_digit(text[2 * i + 1]);
+		hex = high >= 0 && low >= 0;
+		opt.key[i] = (uint8_t)(high << 4 | low);
+	}
+	explicit_bzero(text, sizeof text);
+	if (!hex)
+		usage_fail("%s: %s must hold the key as %u hexadecimal digits (e.g. from openssl "
+			   "rand -hex %u)", option, path, 2 * TUNNEL_KEY_BYTES, TUNNEL_KEY_BYTES);
+	opt.have_key = true;
 }
 
 static void open_socket(void)
@@ -407,10 +506,11 @@ static void print_stats(const char *event, bool whole_run)
 	const tunnel_rx_counters *p = &rx.proto;
 	printf("\"rx\":{\"plain\":%" PRIu64 ",\"sources\":%" PRIu64 ",\"repairs\":%" PRIu64
 	       ",\"lost\":%" PRIu64 ",\"recovered\":%" PRIu64 ",\"unrecovered\":%" PRIu64
-	       ",\"malformed\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"write_errors\":%" PRIu64
+	       ",\"malformed\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"rejected\":%" PRIu64
+	       ",\"unauthenticated\":%" PRIu64 ",\"write_errors\":%" PRIu64
 	       ",\"decoding_delay_ms\":",
 	       p->plain, p->sources, p->repairs, p->lost, p->recovered, p->unrecovered,
-	       p->malformed, p->sessions, rx.write_errors);
+	       p->malformed, p->sessions, p->rejected, p->unauthenticated, rx.write_errors);
 	histogram_print(stdout, &snaps[0], whole_run ? NULL : &snaps[1]);
 	printf("}}\n");
 	fflush(stdout);
@@ -451,13 +551,16 @@ static void parse_arguments(int argc, char **argv)
 		} else if (strcmp(option, "--flush-ms") == 0) {
 			opt.flush_ms = parse_double(option, value, 0, true, 60000);
 		} else if (strcmp(option, "--outer-mtu") == 0) {
-			opt.outer_mtu = (uint32_t)parse_uint(option, value, 576 + OUTER_OVERHEAD_BYTES,
+			opt.outer_mtu = (uint32_t)parse_uint(option, value,
+							     MIN_SYMBOL_BYTES + OUTER_OVERHEAD_BYTES,
 							     65535);
 		} else if (strcmp(option, "--symbol-bytes") == 0) {
-			opt.symbol_bytes = (uint32_t)parse_uint(option, value, 578, 65535);
+			opt.symbol_bytes = (uint32_t)parse_uint(option, value, MIN_SYMBOL_BYTES, 65535);
 			symbol_option = value;
 		} else if (strcmp(option, "--protect") == 0) {
 			parse_protect(option, value);
+		} else if (strcmp(option, "--key-file") == 0) {
+			read_key(option, value);
 		} else if (strcmp(option, "--stats-interval-ms") == 0) {
 			opt.stats_interval_ms = (uint32_t)parse_uint(option, value, 0, 3600000);
 		} else {
@@ -466,12 +569,24 @@ static void parse_arguments(int argc, char **argv)
 	}
 	if (opt.dev == NULL || !have_local || !have_remote)
 		usage_fail("--dev, --local and --remote are required (see --help)");
-	if (symbol_option == NULL)
-		opt.symbol_bytes = opt.outer_mtu - OUTER_OVERHEAD_BYTES;
-	else if (opt.symbol_bytes + OUTER_OVERHEAD_BYTES > opt.outer_mtu)
-		usage_fail("--symbol-bytes %s makes repair datagrams of %u bytes, above --outer-mtu "
-			   "%u", symbol_option, opt.symbol_bytes + OUTER_OVERHEAD_BYTES,
-			   opt.outer_mtu);
+	if (opt.k > opt.z)
+		usage_fail("--k %u must be at most --z %u: a repair covers the last Z protected "
+			   "packets, so with K > Z some are never covered", opt.k, opt.z);
+	opt.tag_bytes = opt.have_key ? TUNNEL_TAG_BYTES : 0;
+	uint32_t overhead = OUTER_OVERHEAD_BYTES + opt.tag_bytes;
+	const char *with_key = opt.have_key ? " with --key-file" : "";
+	if (symbol_option == NULL) {
+		opt.symbol_bytes = opt.outer_mtu - overhead;
+		if (opt.symbol_bytes < MIN_SYMBOL_BYTES)
+			usage_fail("--outer-mtu %u leaves symbols of %u bytes%s, below %u: give at "
+				   "least %u", opt.outer_mtu, opt.symbol_bytes, with_key,
+				   MIN_SYMBOL_BYTES, MIN_SYMBOL_BYTES + overhead);
+	} else if (opt.symbol_bytes + overhead > opt.outer_mtu) {
+		usage_fail("--symbol-bytes %s makes repair datagrams of %u bytes%s, above "
+			   "--outer-mtu %u: give at most %u", symbol_option,
+			   opt.symbol_bytes + overhead, with_key, opt.outer_mtu,
+			   opt.outer_mtu - overhead);
+	}
 }
 
 int main(int argc, char **argv)
@@ -480,7 +595,7 @@ int main(int argc, char **argv)
 	parse_arguments(argc, argv);
 	stop_init();
 	uint32_t inner_mtu = opt.symbol_bytes - TUNNEL_LENGTH_BYTES;
-	tun_fd = tun_create(opt.dev, inner_mtu, opt.addr, 1);
+	tun_fd = tun_create(opt.dev, inner_mtu, opt.addr, 1, opt.dev_name);
 	open_socket();
 	/* The session tells the peer that this is a new encoder: it only needs
 	 * to differ between runs, so the clock serves. */
@@ -495,9 +610,9 @@ int main(int argc, char **argv)
 		fail("start the sender and receiver threads");
 	printf("{\"event\":\"ready\",\"pid\":%d,\"dev\":\"%s\",\"inner_mtu\":%" PRIu32
 	       ",\"symbol_bytes\":%" PRIu32 ",\"k\":%u,\"z\":%u,\"dt\":%u,\"flush_ms\":%g,"
-	       "\"session\":%" PRIu32 ",\"gf_kernel\":\"%s\"}\n",
-	       (int)getpid(), opt.dev, inner_mtu, opt.symbol_bytes, opt.k, opt.z, opt.dt,
-	       opt.flush_ms, session, swf_gf_kernel());
+	       "\"session\":%" PRIu32 ",\"authenticated\":%s,\"gf_kernel\":\"%s\"}\n",
+	       (int)getpid(), opt.dev_name, inner_mtu, opt.symbol_bytes, opt.k, opt.z, opt.dt,
+	       opt.flush_ms, session, opt.have_key ? "true" : "false", swf_gf_kernel());
 	fflush(stdout);
 
 	uint64_t interval_ns = (uint64_t)opt.stats_interval_ms * 1000000u;

@@ -58,10 +58,16 @@ static void set_ipv4(int sock, struct ifreq *ifr, unsigned long request, uint32_
 		fail_errno("set the %s of %s", what, ifr->ifr_name);
 }
 
-int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking)
+int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking,
+	       char *created_name)
 {
 	if (strlen(name) >= IFNAMSIZ)
 		usage_fail("device name \"%s\" is longer than %d characters", name, IFNAMSIZ - 1);
+	/* The name goes into JSON lines unescaped: no quote, no backslash. */
+	if (name[0] == '\0' || name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					   "0123456789._-%")] != '\0')
+		usage_fail("device name \"%s\" must be letters, digits, '.', '_', '-' (and %%d for "
+			   "the kernel to number it)", name);
 	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
 	if (fd < 0)
 		fail_errno("open /dev/net/tun");
@@ -71,6 +77,8 @@ int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking
 	strcpy(ifr.ifr_name, name);
 	if (ioctl(fd, TUNSETIFF, &ifr) != 0)
 		fail_errno("create TUN device %s", name);
+	if (created_name != NULL)
+		memcpy(created_name, ifr.ifr_name, IFNAMSIZ);
 
 	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (sock < 0)

@@ -17,7 +17,11 @@ void netns_leave(int previous);
  * ("10.0.0.1/24", or NULL to leave it unaddressed) and brings it up. The
  * device lives as long as the returned descriptor: it vanishes with the
  * process, however the process ends. Fails with a message naming the
- * device. `nonblocking` sets O_NONBLOCK on the descriptor. */
-int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking);
+ * device. `nonblocking` sets O_NONBLOCK on the descriptor. A name with %d
+ * is a template the kernel numbers ("rp%d": rp0); if created_name is not
+ * NULL, it receives the device's name (IFNAMSIZ bytes). Names hold only
+ * letters, digits, '.', '_', '-' and that %d. */
+int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking,
+	       char *created_name);
 
 #endif /* TUN_H */

@@ -1,6 +1,9 @@
 /* tunnel_proto.c - swf-tunnel's wire format and receiving state machine. */
 #include "tunnel_proto.h"
 
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +69,68 @@ void tunnel_write_header(uint8_t *out, enum tunnel_type type, uint32_t session)
 	out[4] = (uint8_t)session;
 }
 
+struct tunnel_auth {
+	EVP_MAC_CTX *hmac; /* keyed: each tag restarts it with its key */
+	uint8_t addresses[TUNNEL_ADDRESSES_BYTES];
+};
+
+tunnel_auth *tunnel_auth_new(const uint8_t key[TUNNEL_KEY_BYTES], const uint8_t sender[6],
+			     const uint8_t receiver[6])
+{
+	tunnel_auth *auth = calloc(1, sizeof *auth);
+	EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	OSSL_PARAM params[] = {
+		OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)"SHA256", 0),
+		OSSL_PARAM_construct_end(),
+	};
+	if (auth != NULL && hmac != NULL)
+		auth->hmac = EVP_MAC_CTX_new(hmac);
+	EVP_MAC_free(hmac); /* the context keeps its own reference */
+	if (auth == NULL || auth->hmac == NULL ||
+	    !EVP_MAC_init(auth->hmac, key, TUNNEL_KEY_BYTES, params)) {
+		tunnel_auth_free(auth);
+		return NULL;
+	}
+	memcpy(auth->addresses, sender, 6);
+	memcpy(auth->addresses + 6, receiver, 6);
+	return auth;
+}
+
+void tunnel_auth_free(tunnel_auth *auth)
+{
+	if (auth != NULL)
+		EVP_MAC_CTX_free(auth->hmac);
+	free(auth);
+}
+
+/* full_tag computes the untruncated HMAC of the addresses and packet;
+ * false only if OpenSSL fails. */
+static bool full_tag(tunnel_auth *auth, const uint8_t *packet, size_t len, uint8_t tag[32])
+{
+	size_t tag_len;
+	/* Without a key, EVP_MAC_init restarts the HMAC with the one it has. */
+	return EVP_MAC_init(auth->hmac, NULL, 0, NULL) &&
+	       EVP_MAC_update(auth->hmac, auth->addresses, TUNNEL_ADDRESSES_BYTES) &&
+	       EVP_MAC_update(auth->hmac, packet, len) && EVP_MAC_final(auth->hmac, tag, &tag_len, 32) &&
+	       tag_len == 32;
+}
+
+void tunnel_auth_sign(tunnel_auth *auth, uint8_t *packet, size_t len)
+{
+	uint8_t tag[32] = {0};
+	/* A failure leaves a tag of zeros, which the peer refuses: counted there. */
+	full_tag(auth, packet, len, tag);
+	memcpy(packet + len, tag, TUNNEL_TAG_BYTES);
+}
+
+bool tunnel_auth_verify(tunnel_auth *auth, const uint8_t *datagram, size_t len)
+{
+	uint8_t tag[32];
+	return len >= TUNNEL_TAG_BYTES &&
+	       full_tag(auth, datagram, len - TUNNEL_TAG_BYTES, tag) &&
+	       CRYPTO_memcmp(tag, datagram + len - TUNNEL_TAG_BYTES, TUNNEL_TAG_BYTES) == 0;
+}
+
 static swf_status new_decoder(tunnel_receiver *r)
 {
 	swf_decoder_config config = {.symbol_bytes = r->symbol_bytes, .max_window = r->window};
@@ -73,20 +138,19 @@ static swf_status new_decoder(tunnel_receiver *r)
 }
 
 swf_status tunnel_receiver_init(tunnel_receiver *r, uint32_t symbol_bytes, uint16_t window,
-				histogram *decoding_delay)
+				histogram *decoding_delay, tunnel_auth *auth)
 {
 	memset(r, 0, sizeof *r);
 	r->symbol_bytes = symbol_bytes;
 	r->window = window;
 	r->decoding_delay = decoding_delay;
+	r->auth = auth;
 	r->symbol = malloc(symbol_bytes);
-	if (r->symbol == NULL)
-		return SWF_E_NOMEM;
-	swf_status status = new_decoder(r);
-	if (status != SWF_OK) {
-		free(r->symbol);
-		r->symbol = NULL;
-	}
+	/* A repair is the longest packet that can be held. */
+	r->held = malloc(TUNNEL_REPAIR_HEADER_BYTES + symbol_bytes);
+	swf_status status = r->symbol != NULL && r->held != NULL ? new_decoder(r) : SWF_E_NOMEM;
+	if (status != SWF_OK)
+		tunnel_receiver_free(r);
 	return status;
 }
 
@@ -94,26 +158,9 @@ void tunnel_receiver_free(tunnel_receiver *r)
 {
 	swf_decoder_free(r->decoder);
 	free(r->symbol);
+	free(r->held);
 	r->decoder = NULL;
-	r->symbol = NULL;
-}
-
-/* start_session switches to the sender session `session` with a fresh
- * decoder; false if the decoder cannot be allocated. */
-static bool start_session(tunnel_receiver *r, uint32_t session)
-{
-	swf_decoder *old = r->decoder;
-	if (new_decoder(r) != SWF_OK) {
-		r->decoder = old;
-		return false;
-	}
-	swf_decoder_free(old);
-	memset(&r->decoder_stats, 0, sizeof r->decoder_stats);
-	r->started = true;
-	r->esi_started = false;
-	r->session = session;
-	r->counters.sessions++;
-	return true;
+	r->symbol = r->held = NULL;
 }
 
 static void mark_missing(tunnel_receiver *r, uint32_t from, uint32_t to, uint64_t now_ns)
@@ -154,17 +201,35 @@ static void deliver_rebuilt(tunnel_receiver *r, uint64_t now_ns, tunnel_deliver_
 	}
 }
 
+/* start_stream makes (session, ESIs from `start`) the current stream,
+ * with a fresh decoder: nothing in the old one is within a window of it.
+ * In the same session, the ESIs it jumped over are lost (an outage). False
+ * if the decoder cannot be allocated. */
+static bool start_stream(tunnel_receiver *r, uint32_t session, uint32_t start, uint64_t now_ns)
+{
+	swf_decoder *old = r->decoder;
+	if (new_decoder(r) != SWF_OK) {
+		r->decoder = old;
+		return false;
+	}
+	swf_decoder_free(old);
+	memset(&r->decoder_stats, 0, sizeof r->decoder_stats);
+	if (!r->started || session != r->session)
+		r->counters.sessions++;
+	else if ((int32_t)(start - r->next_esi) > 0)
+		mark_missing(r, r->next_esi, start, now_ns);
+	r->started = true;
+	r->session = session;
+	r->next_esi = start;
+	return true;
+}
+
 /* track_esis updates the loss count for an accepted symbol: `end` is one
  * past the newest ESI the symbol proves was sent, and a source's own ESI is
  * not missing. A source that fills a gap counted before is taken back. */
 static void track_esis(tunnel_receiver *r, const tunnel_packet *packet, uint32_t end,
 		       bool new_source, uint64_t now_ns)
 {
-	if (!r->esi_started) {
-		r->esi_started = true;
-		r->next_esi = end;
-		return;
-	}
 	if ((int32_t)(end - r->next_esi) > 0) {
 		uint32_t missing_end = packet->type == TUNNEL_SOURCE ? end - 1 : end;
 		if ((int32_t)(missing_end - r->next_esi) > 0)
@@ -176,9 +241,81 @@ static void track_esis(tunnel_receiver *r, const tunnel_packet *packet, uint32_t
 	}
 }
 
+/* stream_end is one past the newest ESI a stream packet shows was sent. */
+static uint32_t stream_end(const tunnel_packet *packet)
+{
+	return packet->type == TUNNEL_SOURCE ? packet->esi + 1
+					     : packet->repair_id.first_esi + packet->repair_id.nss;
+}
+
+/* near says whether ESI ends a and b are within a window of each other:
+ * one stream could have sent both with nothing but losses in between that
+ * FEC could bridge. */
+static bool near(const tunnel_receiver *r, uint32_t a, uint32_t b)
+{
+	int32_t distance = (int32_t)(a - b);
+	return distance > -(int32_t)r->window && distance <= (int32_t)r->window;
+}
+
+/* take gives a packet of the current stream to the decoder, and delivers
+ * it (a source) and what it lets the decoder rebuild. */
+static void take(tunnel_receiver *r, const tunnel_packet *packet, uint64_t now_ns,
+		 tunnel_deliver_fn deliver, void *context)
+{
+	swf_status status;
+	if (packet->type == TUNNEL_SOURCE) {
+		/* A whole IP packet goes on at once, whatever the decoder makes
+		 * of its ESI. */
+		r->counters.sources++;
+		deliver(context, packet->payload, packet->payload_len);
+		size_t inner = packet->payload_len;
+		r->symbol[0] = (uint8_t)(inner >> 8);
+		r->symbol[1] = (uint8_t)inner;
+		memcpy(r->symbol + TUNNEL_LENGTH_BYTES, packet->payload, inner);
+		memset(r->symbol + TUNNEL_LENGTH_BYTES + inner, 0,
+		       r->symbol_bytes - TUNNEL_LENGTH_BYTES - inner);
+		status = swf_decoder_add_source(r->decoder, packet->esi, r->symbol,
+						r->symbol_bytes);
+	} else {
+		status = swf_decoder_add_repair(r->decoder, &packet->repair_id, packet->payload,
+						packet->payload_len);
+	}
+	if (status != SWF_OK) {
+		r->counters.malformed++;
+		return;
+	}
+	if (packet->type == TUNNEL_REPAIR)
+		r->counters.repairs++;
+
+	/* Only this code feeds the decoder: its stats after the previous
+	 * symbol are still those before this one. The call walks the window,
+	 * so once per datagram it is. */
+	swf_decoder_stats after;
+	swf_decoder_get_stats(r->decoder, &after);
+	track_esis(r, packet, stream_end(packet), after.sources > r->decoder_stats.sources, now_ns);
+	r->counters.unrecovered += after.given_up - r->decoder_stats.given_up;
+	r->decoder_stats = after;
+	deliver_rebuilt(r, now_ns, deliver, context);
+}
+
+/* drop_held forgets the held datagram: nothing agreed with it. */
+static void drop_held(tunnel_receiver *r)
+{
+	if (r->held_len != 0)
+		r->counters.rejected++;
+	r->held_len = 0;
+}
+
 void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, uint64_t now_ns,
 			   tunnel_deliver_fn deliver, void *context)
 {
+	if (r->auth != NULL) {
+		if (!tunnel_auth_verify(r->auth, buf, len)) {
+			r->counters.unauthenticated++;
+			return;
+		}
+		len -= TUNNEL_TAG_BYTES;
+	}
 	tunnel_packet packet;
 	if (tunnel_parse(buf, len, r->symbol_bytes, &packet) != NULL) {
 		r->counters.malformed++;
@@ -189,47 +326,39 @@ void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, u
 		deliver(context, packet.payload, packet.payload_len);
 		return;
 	}
-	if (packet.type == TUNNEL_SOURCE) {
-		/* A whole IP packet goes on at once, whatever the decoder makes
-		 * of its ESI. */
-		r->counters.sources++;
-		deliver(context, packet.payload, packet.payload_len);
+	uint32_t end = stream_end(&packet);
+	/* Where a stream starts: a source's own ESI, or past a repair's window
+	 * (which of its sources came before is unknown). */
+	uint32_t start = packet.type == TUNNEL_SOURCE ? packet.esi : end;
+	if (!r->started) {
+		if (!start_stream(r, packet.session, start, now_ns)) {
+			r->counters.malformed++;
+			return;
+		}
+	} else if (packet.session != r->session || !near(r, end, r->next_esi)) {
+		/* It breaks the stream: believed only once a second datagram of
+		 * the same session agrees with it and nothing of the current
+		 * stream came in between (a restarted peer, an outage longer
+		 * than a window). */
+		if (r->held_len == 0 || packet.session != r->held_session ||
+		    !near(r, end, r->held_end)) {
+			drop_held(r);
+			memcpy(r->held, buf, len);
+			r->held_len = len;
+			r->held_session = packet.session;
+			r->held_end = end;
+			return;
+		}
+		tunnel_packet held;
+		tunnel_parse(r->held, r->held_len, r->symbol_bytes, &held); /* it parsed before */
+		r->held_len = 0;
+		if (!start_stream(r, held.session, held.type == TUNNEL_SOURCE ? held.esi : r->held_end,
+				  now_ns)) {
+			r->counters.malformed += 2;
+			return;
+		}
+		take(r, &held, now_ns, deliver, context);
 	}
-	if ((!r->started || packet.session != r->session) && !start_session(r, packet.session)) {
-		r->counters.malformed++;
-		return;
-	}
-	swf_status status;
-	uint32_t end;
-	if (packet.type == TUNNEL_SOURCE) {
-		size_t inner = packet.payload_len;
-		r->symbol[0] = (uint8_t)(inner >> 8);
-		r->symbol[1] = (uint8_t)inner;
-		memcpy(r->symbol + TUNNEL_LENGTH_BYTES, packet.payload, inner);
-		memset(r->symbol + TUNNEL_LENGTH_BYTES + inner, 0,
-		       r->symbol_bytes - TUNNEL_LENGTH_BYTES - inner);
-		status = swf_decoder_add_source(r->decoder, packet.esi, r->symbol,
-						r->symbol_bytes);
-		end = packet.esi + 1;
-	} else {
-		status = swf_decoder_add_repair(r->decoder, &packet.repair_id, packet.payload,
-						packet.payload_len);
-		end = packet.repair_id.first_esi + packet.repair_id.nss;
-	}
-	if (status != SWF_OK) {
-		r->counters.malformed++;
-		return;
-	}
-	if (packet.type == TUNNEL_REPAIR)
-		r->counters.repairs++;
-
-	/* Only this code feeds the decoder: its stats after the previous
-	 * symbol are still those before this one. The call walks the window,
-	 * so once per datagram it is. */
-	swf_decoder_stats after;
-	swf_decoder_get_stats(r->decoder, &after);
-	track_esis(r, &packet, end, after.sources > r->decoder_stats.sources, now_ns);
-	r->counters.unrecovered += after.given_up - r->decoder_stats.given_up;
-	r->decoder_stats = after;
-	deliver_rebuilt(r, now_ns, deliver, context);
+	drop_held(r);
+	take(r, &packet, now_ns, deliver, context);
 }

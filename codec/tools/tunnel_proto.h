@@ -12,11 +12,18 @@
  *   type 2, source: Source FEC Payload ID (4 bytes: ESI), the inner IP packet
  *   type 3, repair: Repair FEC Payload ID (8 bytes), a repair symbol of
  *                   exactly symbol_bytes bytes
+ *  and, when the endpoints share a key, a 16-byte tag: HMAC-SHA-256 over
+ *  the sender's and the receiver's IPv4 address and port then the packet,
+ *  truncated to 128 bits (RFC 4868's HMAC-SHA-256-128).
  *
  * A source symbol is the inner packet prefixed by its length (16 bits, big
  * endian) and zero-padded to symbol_bytes; the padding is not sent. The
- * session is the sender's start-up identity: a new session (a restarted
- * peer) resets the receiver's decoder.
+ * session is the sender's start-up identity.
+ *
+ * The receiver believes no single datagram that breaks its current stream
+ * (the session and the ESIs around the newest one): a new session, or ESIs
+ * more than a window away, is held until a second datagram agrees with it
+ * (codec/README.md, "swf-tunnel: what the receiver believes").
  */
 #ifndef TUNNEL_PROTO_H
 #define TUNNEL_PROTO_H
@@ -34,6 +41,12 @@ enum tunnel_type { TUNNEL_PLAIN = 1, TUNNEL_SOURCE = 2, TUNNEL_REPAIR = 3 };
 #define TUNNEL_SOURCE_HEADER_BYTES (TUNNEL_HEADER_BYTES + SWF_SOURCE_ID_BYTES)
 #define TUNNEL_REPAIR_HEADER_BYTES (TUNNEL_HEADER_BYTES + SWF_REPAIR_ID_BYTES)
 #define TUNNEL_LENGTH_BYTES 2u /* the length prefix of a source symbol */
+#define TUNNEL_KEY_BYTES 32u
+#define TUNNEL_TAG_BYTES 16u
+/* What the tag binds besides the packet: the sender's then the receiver's
+ * IPv4 address and UDP port, as on the wire, so that a packet reflected
+ * back to its sender does not verify. */
+#define TUNNEL_ADDRESSES_BYTES 12u
 
 typedef struct tunnel_packet {
 	enum tunnel_type type;
@@ -59,6 +72,24 @@ bool tunnel_inner_packet_ok(const uint8_t *packet, size_t len);
 /* tunnel_write_header writes the 5-byte header of every type into out. */
 void tunnel_write_header(uint8_t *out, enum tunnel_type type, uint32_t session);
 
+/* Packet authentication with a shared key: one per thread (it keeps the
+ * HMAC state). */
+typedef struct tunnel_auth tunnel_auth;
+
+/* tunnel_auth_new prepares to sign packets from `sender` to `receiver`
+ * (each a 6-byte IPv4 address and UDP port in network order) or to verify
+ * packets that came that way. NULL if out of memory. */
+tunnel_auth *tunnel_auth_new(const uint8_t key[TUNNEL_KEY_BYTES], const uint8_t sender[6],
+			     const uint8_t receiver[6]);
+void tunnel_auth_free(tunnel_auth *auth);
+
+/* tunnel_auth_sign writes the tag of packet[0..len) at packet + len. */
+void tunnel_auth_sign(tunnel_auth *auth, uint8_t *packet, size_t len);
+
+/* tunnel_auth_verify says whether datagram[0..len) ends in the tag of what
+ * precedes it. */
+bool tunnel_auth_verify(tunnel_auth *auth, const uint8_t *datagram, size_t len);
+
 /* Counters of the receiving side. */
 typedef struct tunnel_rx_counters {
 	uint64_t plain;       /* unprotected packets delivered */
@@ -69,6 +100,9 @@ typedef struct tunnel_rx_counters {
 	uint64_t unrecovered; /* ESIs the decoder gave up on */
 	uint64_t malformed;   /* datagrams that did not parse or the decoder refused */
 	uint64_t sessions;    /* sender sessions seen (a restart counts one more) */
+	uint64_t rejected;    /* well-formed datagrams not believed: held, and no
+			       * second datagram agreed with them */
+	uint64_t unauthenticated; /* datagrams whose tag did not verify (with a key) */
 } tunnel_rx_counters;
 
 typedef void (*tunnel_deliver_fn)(void *context, const uint8_t *packet, size_t len);
@@ -81,11 +115,16 @@ typedef struct tunnel_receiver {
 	uint16_t window;
 	swf_decoder *decoder;
 	swf_decoder_stats decoder_stats; /* as of the last symbol given to it */
-	bool started;     /* a session is running */
+	tunnel_auth *auth; /* NULL: datagrams carry no tag */
+	bool started;      /* a stream is running: its session and next_esi */
 	uint32_t session;
-	bool esi_started;  /* the session has accepted a symbol */
 	uint32_t next_esi; /* one past the newest ESI seen */
 	uint8_t *symbol;   /* scratch: symbol_bytes */
+	/* The datagram that broke the stream, waiting for a second one to agree
+	 * (held_len 0: none). */
+	uint8_t *held;
+	size_t held_len;
+	uint32_t held_session, held_end;
 	/* When each missing ESI was found missing, by ESI % TUNNEL_LOSS_TRACK. */
 	uint32_t missing_esi[TUNNEL_LOSS_TRACK];
 	uint64_t missing_since_ns[TUNNEL_LOSS_TRACK];
@@ -94,16 +133,18 @@ typedef struct tunnel_receiver {
 } tunnel_receiver;
 
 /* tunnel_receiver_init prepares r for symbols of symbol_bytes and repair
- * windows up to `window` sources; decoding_delay may be NULL. Returns a
- * libswf status. */
+ * windows up to `window` sources; decoding_delay may be NULL; with auth
+ * (not NULL, still the caller's), only datagrams with a valid tag count.
+ * Returns a libswf status. */
 swf_status tunnel_receiver_init(tunnel_receiver *r, uint32_t symbol_bytes, uint16_t window,
-				histogram *decoding_delay);
+				histogram *decoding_delay, tunnel_auth *auth);
 void tunnel_receiver_free(tunnel_receiver *r);
 
 /* tunnel_receiver_input takes one datagram received at now_ns, and calls
  * deliver for every inner packet it yields: a plain or source packet at
- * once, then the packets its arrival allowed the decoder to rebuild. Any
- * input is safe: what does not parse is counted and dropped. */
+ * once (or, held, once a second datagram proved it), then the packets its
+ * arrival allowed the decoder to rebuild. Any input is safe: what does not
+ * verify, parse or convince is counted and dropped. */
 void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, uint64_t now_ns,
 			   tunnel_deliver_fn deliver, void *context);
 

@@ -344,8 +344,8 @@ def tunnel_drained(tunnel_a: Tool, link: Tool, tunnel_b: Tool, inner_count: int,
     datagrams = sent["sources"] + sent["repairs"] + sent["plain"] - sent["send_errors"]
     delivered = link_drained(link, link_baseline + datagrams, timeout)
     return tunnel_b.wait_stats(
-        lambda s: s["rx"]["sources"] + s["rx"]["repairs"] + s["rx"]["plain"]
-        + s["rx"]["malformed"] >= delivered["packets_out"], timeout)
+        lambda s: sum(s["rx"][k] for k in ("sources", "repairs", "plain", "malformed", "rejected",
+                                           "unauthenticated")) >= delivered["packets_out"], timeout)
 
 
 def udp_through_tunnel(tunnels: tuple[Tool, Tool, Tool], a: str, b: str, count: int,

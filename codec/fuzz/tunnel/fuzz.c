@@ -4,17 +4,23 @@
  * The input is a sequence of records, each a 16-bit big-endian length and
  * that many bytes: one UDP datagram as the tunnel receives it from the wire.
  * They go through tunnel_parse and then through the tunnel's receiver (the
- * decoder and loss tracking swf-tunnel runs), with 64-byte symbols and a
- * window of 8 so that short inputs reach decoding. Whatever the bytes, no
- * read or write goes out of bounds (the sanitizers watch), every packet
- * delivered inward is one whole IP packet, and the counters stay consistent.
+ * decoder, loss tracking and stream proof swf-tunnel runs), with 64-byte
+ * symbols and a window of 8 so that short inputs reach decoding. Every
+ * input runs twice: without a key, then with one, the harness signing each
+ * record unless the top bit of its length marks it forged (the low 15 bits
+ * are the length). Whatever the bytes, no read or write goes out of bounds
+ * (the sanitizers watch), every packet delivered inward is one whole IP
+ * packet, a forged record delivers nothing, and the counters account for
+ * every datagram.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tunnel_proto.h"
 
 #define SYMBOL_BYTES 64u
 #define WINDOW 8u
+#define FORGED 0x8000u
 
 static void check_delivered(void *context, const uint8_t *packet, size_t len)
 {
@@ -24,6 +30,46 @@ static void check_delivered(void *context, const uint8_t *packet, size_t len)
 	(*delivered)++;
 }
 
+static void run(const uint8_t *data, size_t size, tunnel_auth *signer, tunnel_auth *verifier)
+{
+	static tunnel_receiver receiver;
+	static uint8_t signed_record[0x7FFF + TUNNEL_TAG_BYTES];
+	if (tunnel_receiver_init(&receiver, SYMBOL_BYTES, WINDOW, NULL, verifier) != SWF_OK)
+		abort();
+	size_t delivered = 0, datagrams = 0;
+	while (size >= 2) {
+		unsigned header = (unsigned)data[0] << 8 | data[1];
+		size_t len = header & ~FORGED;
+		data += 2;
+		size -= 2;
+		if (len > size)
+			len = size;
+		const uint8_t *datagram = data;
+		size_t datagram_len = len;
+		if (signer != NULL && !(header & FORGED)) {
+			memcpy(signed_record, data, len);
+			tunnel_auth_sign(signer, signed_record, len);
+			datagram = signed_record;
+			datagram_len = len + TUNNEL_TAG_BYTES;
+		}
+		size_t before = delivered;
+		tunnel_receiver_input(&receiver, datagram, datagram_len, 1000 * (uint64_t)datagrams,
+				      check_delivered, &delivered);
+		if (signer != NULL && header & FORGED && delivered != before)
+			abort();
+		data += len;
+		size -= len;
+		datagrams++;
+	}
+	const tunnel_rx_counters *c = &receiver.counters;
+	if (c->plain + c->sources + c->recovered != delivered ||
+	    c->plain + c->sources + c->repairs + c->malformed + c->rejected + c->unauthenticated +
+			    (receiver.held_len != 0) <
+		    datagrams)
+		abort();
+	tunnel_receiver_free(&receiver);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tunnel_packet parsed;
@@ -31,26 +77,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (parsed.payload < data || parsed.payload + parsed.payload_len > data + size))
 		abort();
 
-	static tunnel_receiver receiver;
-	if (tunnel_receiver_init(&receiver, SYMBOL_BYTES, WINDOW, NULL) != SWF_OK)
-		return 0;
-	size_t delivered = 0, datagrams = 0;
-	while (size >= 2) {
-		size_t len = (size_t)data[0] << 8 | data[1];
-		data += 2;
-		size -= 2;
-		if (len > size)
-			len = size;
-		tunnel_receiver_input(&receiver, data, len, 1000 * (uint64_t)datagrams, check_delivered,
-				      &delivered);
-		data += len;
-		size -= len;
-		datagrams++;
+	static const uint8_t key[TUNNEL_KEY_BYTES] = {1, 2, 3};
+	static const uint8_t sender[6] = {10, 0, 0, 1, 0x1b, 0x58}, receiver[6] = {10, 0, 0, 2, 0x1b, 0x58};
+	static tunnel_auth *signer, *verifier;
+	if (signer == NULL) {
+		signer = tunnel_auth_new(key, sender, receiver);
+		verifier = tunnel_auth_new(key, sender, receiver);
+		if (signer == NULL || verifier == NULL)
+			abort();
 	}
-	const tunnel_rx_counters *c = &receiver.counters;
-	if (c->plain + c->sources + c->recovered != delivered ||
-	    c->plain + c->sources + c->repairs + c->malformed < datagrams)
-		abort();
-	tunnel_receiver_free(&receiver);
+	run(data, size, NULL, NULL);
+	run(data, size, signer, verifier);
 	return 0;
 }
