@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab import host, links, summary, topology, tunnel
+from satlab import host, links, summary, tcp_stack, topology, tunnel
 from satlab.cross_traffic import Iperf3CrossTraffic
 from satlab.flows.base import Flow, FlowSample
 from satlab.flows.registry import TRANSPORTS
@@ -173,6 +173,8 @@ class _Iteration:
             cross_rows = [cross.collect() for cross in self.cross_traffic]
             if plan.netem:
                 self.summaries["link"] = netem_counters(plan.netem)  # while its qdiscs exist
+            tcp_counters = ({role: tcp_stack.counters(plan.namespaces[role]) for role in ("server", "client")}
+                            if any(planned.transport == "tcp" for planned in plan.flows) else None)
             stack.close()  # stop every process now, so the tools print their summaries
         flow_rows = [summary.flow_summary(p, r, self.samples[p.index], plan.iteration)
                      for p, r in zip(plan.flows, results, strict=True)]
@@ -186,6 +188,7 @@ class _Iteration:
                 "jain_index": summary.jain_index(goodputs) if len(flow_rows) > 1 else None,
                 "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("link")),
                 "lan": summary.link_summary(self.summaries.get("lan")), "cross_traffic": cross_rows,
+                "tcp_stack": tcp_counters,
                 "seeds": plan.seeds, "plan": plan.to_dict()}
 
     def _link_counters(self) -> dict[str, Any] | None:

@@ -37,6 +37,30 @@ def spread(values: list[float]) -> dict[str, Any]:
             "min": ordered[0], "max": ordered[-1]}
 
 
+def run_diagnostics(result: Mapping[str, Any]) -> dict[str, float]:
+    """What explains a run's time (its first iteration): the forward link's
+    channel drops, the sender's loss recoveries and RTOs (satlab.tcp_stack),
+    drops per loss event, and the FEC tunnel's forward counters."""
+    iterations = result.get("iterations") or [{}]
+    outcome = iterations[0]
+    found: dict[str, float] = {}
+    forward = ((outcome.get("link") or {}).get("forward") or {})
+    if forward.get("drops_channel") is not None:
+        found["channel_drops"] = forward["drops_channel"]
+    sender = (outcome.get("tcp_stack") or {}).get("server") or {}
+    for name in ("loss_recoveries", "rtos", "retransmitted_segments"):
+        if sender.get(name) is not None:
+            found[name] = sender[name]
+    events = found.get("loss_recoveries", 0) + found.get("rtos", 0)
+    if "channel_drops" in found and "loss_recoveries" in found and events:
+        found["drops_per_loss_event"] = found["channel_drops"] / events
+    fec = ((outcome.get("fec") or {}).get("forward") or {})
+    for name in ("lost", "recovered", "residual_loss"):
+        if fec.get(name) is not None:
+            found[f"fec_{name}"] = fec[name]
+    return found
+
+
 def _run_value(store: Store, run_id: str | None, metric: str) -> float | None:
     if run_id is None:
         return None
@@ -72,12 +96,18 @@ def collect(study: Study, store: Store, campaigns: list[dict[str, Any]],
                 continue  # pending, running or cancelled: not a result
             configuration = study.configuration_of(item["parameters"])
             entry = found.setdefault(_key(configuration, axes),
-                                     {"configuration": configuration, "values": [], "failed": 0})
+                                     {"configuration": configuration, "values": [], "failed": 0, "runs": []})
             value = _run_value(store, item["run_id"], metric) if item["status"] == "done" else None
             if value is None:
                 entry["failed"] += 1
-            else:
-                entry["values"].append(value)
+                continue
+            entry["values"].append(value)
+            run = store.get_run(item["run_id"]) or {}
+            entry["runs"].append(run_diagnostics(run.get("result") or {}))
+    for entry in found.values():
+        runs = entry.pop("runs")
+        names = sorted({name for run in runs for name in run})
+        entry["diagnostics"] = {name: statistics.median(run[name] for run in runs if name in run) for name in names}
     return found
 
 

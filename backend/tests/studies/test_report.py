@@ -8,7 +8,7 @@ import pytest
 
 from satlab.store import Store
 from satlab.studies import load_study, make_report, report_csv
-from satlab.studies.report import spread
+from satlab.studies.report import run_diagnostics, spread
 from tests.conftest import LABS
 from tests.test_store import PROVENANCE
 
@@ -114,3 +114,13 @@ def test_report_csv_names_its_units(store):
 def test_spread_of_one_value_has_no_std():
     assert spread([3.0]) == {"n": 1, "median": 3.0, "q1": 3.0, "q3": 3.0, "std": None, "min": 3.0, "max": 3.0}
     assert spread([1.0, 2.0, 3.0, 4.0, 100.0])["median"] == 3.0
+
+
+def test_run_diagnostics_tell_how_losses_met_the_flow():
+    result = {"iterations": [{"link": {"forward": {"drops_channel": 58}},
+                              "tcp_stack": {"server": {"loss_recoveries": 20, "rtos": 4, "retransmitted_segments": 56}},
+                              "fec": {"forward": {"lost": 10, "recovered": 9, "residual_loss": 0.002}}}]}
+    assert run_diagnostics(result) == {"channel_drops": 58, "loss_recoveries": 20, "rtos": 4,
+                                       "retransmitted_segments": 56, "drops_per_loss_event": 58 / 24,
+                                       "fec_lost": 10, "fec_recovered": 9, "fec_residual_loss": 0.002}
+    assert run_diagnostics({"iterations": []}) == {}
