@@ -1,12 +1,62 @@
-"""Where satlab keeps and finds things, from the environment (one place)."""
+"""Where satlab keeps and finds things, and the limits it enforces, from the
+environment (one place)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from satlab.tools import REPO
+
+# The names a browser on this machine uses for a server bound to loopback.
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1")
+
+
+def _limit(default: int, description: str) -> Any:
+    return field(default=default, metadata={"description": description})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every quota and limit, in one table: the API enforces them, GET
+    /api/limits and `satlab doctor` list them, backend/README.md documents
+    them (a test checks it does). Each is set with SATLAB_LIMIT_<NAME>."""
+    student_concurrent_runs: int = _limit(2, "runs one student may have queued or running at once")
+    student_runs_per_hour: int = _limit(20, "runs one student may start in an hour")
+    student_flow_bytes: int = _limit(50_000_000, "bytes one flow of a student's run may move (size_bytes)")
+    student_flow_duration_s: int = _limit(120, "seconds one flow or cross traffic of a student's run may last")
+    student_cross_traffic_mbps: int = _limit(20, "Mbit/s of cross traffic a student's run may send, in all")
+    student_iterations: int = _limit(3, "iterations one student's run may have")
+    student_campaigns: int = _limit(0, "1 lets students start campaigns, 0 keeps them to the instructor")
+    max_request_bytes: int = _limit(1 << 20, "bytes of one request's body")
+    max_queued_runs: int = _limit(32, "runs waiting in the queue, of everyone")
+    max_campaign_runs: int = _limit(256, "runs of one campaign (configurations x iterations)")
+    max_websockets_per_client: int = _limit(8, "streams one client address may hold open")
+    max_websockets: int = _limit(64, "streams open at once, of everyone")
+    max_description_chars: int = _limit(2_000, "characters of a scenario's or campaign's description")
+    max_name_chars: int = _limit(40, "characters of a student's name")
+    max_database_bytes: int = _limit(2_000_000_000, "bytes the database may use before new runs are refused")
+    retention_days: int = _limit(30, "days a finished run keeps its samples (its summary stays)")
+    login_attempts_per_minute: int = _limit(10, "sign-in attempts one client address may make in a minute")
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        values = {}
+        for limit in dataclasses.fields(cls):
+            text = os.environ.get(f"SATLAB_LIMIT_{limit.name.upper()}")
+            if text is not None:
+                if not text.isdigit():
+                    raise ValueError(f"SATLAB_LIMIT_{limit.name.upper()} must be a whole number ≥ 0, got {text!r}")
+                values[limit.name] = int(text)
+        return cls(**values)
+
+    def table(self) -> list[dict[str, Any]]:
+        """[{name, value, description}] in declaration order."""
+        return [{"name": limit.name, "value": getattr(self, limit.name),
+                 "description": limit.metadata["description"]} for limit in dataclasses.fields(self)]
 
 
 @dataclass(frozen=True)
@@ -15,10 +65,25 @@ class Settings:
     labs_dir: Path  # the scenario presets served as labs
     frontend_dir: Path  # the built frontend, served at / when it exists
     max_concurrent_runs: int  # runs beyond wait in the queue
+    limits: Limits = Limits()
+    # Who may sign in as the instructor (hashed at start, never stored as is).
+    instructor_token: str | None = None
+    # Without login everyone acts as the instructor: only for a server bound to
+    # loopback with no instructor token (satlab serve decides; see auth.py).
+    open_access: bool = True
+    # Host headers answered (DNS rebinding); "*" answers any.
+    allowed_hosts: tuple[str, ...] = ("*",)
+    # At first start without a token, generate one and print it once.
+    new_token: bool = False
 
     @classmethod
     def from_env(cls) -> Settings:
+        hosts = os.environ.get("SATLAB_ALLOWED_HOSTS")
         return cls(db_path=Path(os.environ.get("SATLAB_DB", "/var/lib/satlab/satlab.db")),
                    labs_dir=Path(os.environ.get("SATLAB_LABS_DIR", REPO / "labs")),
                    frontend_dir=Path(os.environ.get("SATLAB_FRONTEND_DIR", REPO / "frontend" / "dist")),
-                   max_concurrent_runs=int(os.environ.get("SATLAB_MAX_CONCURRENT_RUNS", "4")))
+                   max_concurrent_runs=int(os.environ.get("SATLAB_MAX_CONCURRENT_RUNS", "4")),
+                   limits=Limits.from_env(),
+                   instructor_token=os.environ.get("SATLAB_INSTRUCTOR_TOKEN") or None,
+                   allowed_hosts=tuple(name.strip() for name in hosts.split(",") if name.strip())
+                   if hosts else LOOPBACK_HOSTS)

@@ -153,6 +153,32 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE campaigns ADD COLUMN study_quick INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX campaigns_by_study ON campaigns (study, created_at);
     """,
+    # Roles: who started a run or campaign (NULL: the command line), runs the
+    # instructor shares with the class, the students, the audit trail of every
+    # state-changing action, and the class's secrets and settings (satlab.api.auth).
+    """
+    ALTER TABLE runs ADD COLUMN owner TEXT;
+    ALTER TABLE runs ADD COLUMN shared INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX runs_by_owner ON runs (owner, created_at);
+    ALTER TABLE campaigns ADD COLUMN owner TEXT;
+    CREATE TABLE students (
+        student_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        joined_at REAL NOT NULL
+    );
+    CREATE TABLE audit (
+        audit_id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        address TEXT
+    );
+    CREATE TABLE class_state (
+        key TEXT PRIMARY KEY,
+        value_json TEXT NOT NULL
+    );
+    """,
 )
 
 RUN_STATUSES = ("queued", "running", "done", "failed", "cancelled")
@@ -179,6 +205,8 @@ FLOW_SUMMARY_FIELDS = ("transport", "cc", "direction", "start_s", "bytes", "down
 _FLOW_SUMMARY_SELECT = ("SELECT iteration, flow, flow_group AS \"group\", " + ", ".join(FLOW_SUMMARY_FIELDS)
                         + ", details_json FROM flow_summaries")
 _RUN_SMALL_FIELDS = "run_id, name, status, error, campaign_id, item_index, created_at, started_at, finished_at"
+# A run its owner may see: their own, those shared with the class, those of their campaigns.
+_VISIBLE = ("(owner = ? OR shared = 1 OR campaign_id IN (SELECT campaign_id FROM campaigns WHERE owner = ?))")
 
 
 def _json(value: Any) -> str | None:
@@ -414,13 +442,17 @@ class Store:
             return {**_row(row), "flows": self._flow_summaries(db, run_id)}
 
     def list_runs(self, status: str | None = None, campaign_id: str | None = None,
-                  limit: int = 100, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+                  limit: int = 100, offset: int = 0, visible_to: str | None = None) -> tuple[list[dict[str, Any]], int]:
         """A page of runs, newest first, each with its per-flow summaries as
-        "flows" (not its scenario, result or samples); and how many match in all."""
-        conditions = [(column, value) for column, value in (("status", status), ("campaign_id", campaign_id))
-                      if value is not None]
-        where = " WHERE " + " AND ".join(f"{column} = ?" for column, _ in conditions) if conditions else ""
-        values = tuple(value for _, value in conditions)
+        "flows" (not its scenario, result or samples); and how many match in all.
+        visible_to: only the runs that owner may see (see run_visible_to)."""
+        filters = (("status", status), ("campaign_id", campaign_id))
+        conditions: list[tuple[str, tuple[str, ...]]] = [(f"{column} = ?", (value,)) for column, value in filters
+                                                         if value is not None]
+        if visible_to is not None:
+            conditions.append((_VISIBLE, (visible_to, visible_to)))
+        where = " WHERE " + " AND ".join(condition for condition, _ in conditions) if conditions else ""
+        values = tuple(value for _, values in conditions for value in values)
         with self._read() as db:
             count = db.execute(f"SELECT count(*) FROM runs{where}", values).fetchone()[0]
             rows = db.execute(f"SELECT {_RUN_SMALL_FIELDS} FROM runs{where} ORDER BY created_at DESC, rowid DESC "
@@ -504,12 +536,15 @@ class Store:
                                "FROM campaign_items WHERE campaign_id = ? ORDER BY item_index", (campaign_id,))
             return {**_row(row), "progress": self._progress(db, campaign_id), "items": [_row(item) for item in items]}
 
-    def list_campaigns(self, limit: int = 100, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """A page of campaigns, newest first, each with its "progress"; and how many there are."""
+    def list_campaigns(self, limit: int = 100, offset: int = 0,
+                       owner: str | None = None) -> tuple[list[dict[str, Any]], int]:
+        """A page of campaigns (owner's only, if given), newest first, each with
+        its "progress"; and how many there are."""
+        where, values = ("WHERE owner = ?", (owner,)) if owner is not None else ("", ())
         with self._read() as db:
-            count = db.execute("SELECT count(*) FROM campaigns").fetchone()[0]
-            rows = db.execute("SELECT * FROM campaigns ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                              (limit, offset)).fetchall()
+            count = db.execute(f"SELECT count(*) FROM campaigns {where}", values).fetchone()[0]
+            rows = db.execute(f"SELECT * FROM campaigns {where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                              (*values, limit, offset)).fetchall()
             campaigns = [{**_row(row), "progress": self._progress(db, row["campaign_id"])} for row in rows]
         return campaigns, count
 
@@ -560,3 +595,130 @@ class Store:
             rows = db.execute("SELECT campaign_id FROM campaigns WHERE status = ? ORDER BY created_at",
                               (status,)).fetchall()
         return [row[0] for row in rows]
+
+    # Roles (satlab.api.auth): owners, sharing, students, the audit trail, the class's state
+
+    def set_owner(self, table: str, key: str, owner: str) -> None:
+        """Who started run or campaign `key` (table: runs or campaigns)."""
+        column = {"runs": "run_id", "campaigns": "campaign_id"}[table]
+        with self._write() as db:
+            db.execute(f"UPDATE {table} SET owner = ? WHERE {column} = ?", (owner, key))
+
+    def run_visible_to(self, run_id: str, owner: str) -> bool:
+        with self._read() as db:
+            return db.execute(f"SELECT 1 FROM runs WHERE run_id = ? AND {_VISIBLE}",
+                              (run_id, owner, owner)).fetchone() is not None
+
+    def run_owner(self, run_id: str) -> str | None:
+        """The run's owner, or its campaign's."""
+        with self._read() as db:
+            row = db.execute("SELECT COALESCE(runs.owner, campaigns.owner) FROM runs LEFT JOIN campaigns "
+                             "USING (campaign_id) WHERE run_id = ?", (run_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_run_shared(self, run_id: str, shared: bool) -> None:
+        with self._write() as db:
+            db.execute("UPDATE runs SET shared = ? WHERE run_id = ?", (int(shared), run_id))
+
+    def count_runs(self, owner: str, *, statuses: tuple[str, ...] = RUN_STATUSES, since: float = 0.0) -> int:
+        """owner's own runs with one of statuses, created at or after since."""
+        with self._read() as db:
+            count: int = db.execute(
+                f"SELECT count(*) FROM runs WHERE owner = ? AND status IN ({', '.join('?' * len(statuses))}) "
+                "AND created_at >= ?", (owner, *statuses, since)).fetchone()[0]
+        return count
+
+    def queue_position(self, run_id: str) -> int | None:
+        """1 for the next queued run to start; None if the run is not queued."""
+        with self._read() as db:
+            row = db.execute("SELECT created_at, rowid FROM runs WHERE run_id = ? AND status = 'queued'",
+                             (run_id,)).fetchone()
+            if row is None:
+                return None
+            ahead: int = db.execute("SELECT count(*) FROM runs WHERE status = 'queued' AND "
+                                    "(created_at < ? OR (created_at = ? AND rowid < ?))",
+                                    (row[0], row[0], row[1])).fetchone()[0]
+        return ahead + 1
+
+    def count_queued(self) -> int:
+        with self._read() as db:
+            count: int = db.execute("SELECT count(*) FROM runs WHERE status = 'queued'").fetchone()[0]
+        return count
+
+    def median_run_duration_s(self, last: int = 20) -> float | None:
+        """Of the last runs done, for an estimate of when a queued run starts."""
+        with self._read() as db:
+            durations = sorted(row[0] for row in db.execute(
+                "SELECT finished_at - started_at FROM runs WHERE status = 'done' AND started_at IS NOT NULL "
+                "ORDER BY finished_at DESC LIMIT ?", (last,)))
+        return durations[len(durations) // 2] if durations else None
+
+    def delete_run(self, run_id: str) -> None:
+        """A finished run with everything it stored; a campaign item that ran it forgets it."""
+        with self._write() as db:
+            db.execute("UPDATE campaign_items SET run_id = NULL WHERE run_id = ?", (run_id,))
+            db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+
+    def delete_campaign(self, campaign_id: str) -> None:
+        """A finished campaign, its items and its runs with everything they stored."""
+        with self._write() as db:
+            db.execute("DELETE FROM campaign_items WHERE campaign_id = ?", (campaign_id,))
+            db.execute("DELETE FROM runs WHERE campaign_id = ?", (campaign_id,))
+            db.execute("DELETE FROM campaigns WHERE campaign_id = ?", (campaign_id,))
+
+    def database_bytes(self) -> int:
+        """What the database's pages in use take (freed pages are reused before the file grows)."""
+        with self._read() as db:
+            pages, free, size = (db.execute(f"PRAGMA {name}").fetchone()[0]
+                                 for name in ("page_count", "freelist_count", "page_size"))
+        return int((pages - free) * size)
+
+    def prune_samples(self, finished_before: float) -> int:
+        """Drop the samples of runs finished before then (their summaries stay); how many runs lost some."""
+        with self._write() as db:
+            runs = [row[0] for row in db.execute(
+                "SELECT run_id FROM runs WHERE finished_at < ? AND (EXISTS (SELECT 1 FROM flow_samples f WHERE "
+                "f.run_id = runs.run_id) OR EXISTS (SELECT 1 FROM link_samples l WHERE l.run_id = runs.run_id) "
+                "OR EXISTS (SELECT 1 FROM tunnel_samples t WHERE t.run_id = runs.run_id))", (finished_before,))]
+            for table in SAMPLE_TABLES.values():
+                db.executemany(f"DELETE FROM {table} WHERE run_id = ?", [(run_id,) for run_id in runs])
+        return len(runs)
+
+    def add_student(self, student_id: str, name: str) -> None:
+        with self._write() as db:
+            _insert(db, "students", {"student_id": student_id, "name": name, "joined_at": time.time()})
+
+    def get_student(self, student_id: str) -> dict[str, Any] | None:
+        with self._read() as db:
+            row = db.execute("SELECT * FROM students WHERE student_id = ?", (student_id,)).fetchone()
+        return None if row is None else _row(row)
+
+    def list_students(self) -> list[dict[str, Any]]:
+        """Each student with how many runs they started."""
+        with self._read() as db:
+            rows = db.execute("SELECT students.*, (SELECT count(*) FROM runs WHERE owner = student_id) AS runs "
+                              "FROM students ORDER BY joined_at").fetchall()
+        return [_row(row) for row in rows]
+
+    def add_audit(self, actor: str, action: str, status: int, address: str | None) -> None:
+        with self._write() as db:
+            _insert(db, "audit", {"at": time.time(), "actor": actor, "action": action, "status": status,
+                                  "address": address})
+
+    def list_audit(self, limit: int = 100, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """Newest first, and how many entries there are."""
+        with self._read() as db:
+            count = db.execute("SELECT count(*) FROM audit").fetchone()[0]
+            rows = db.execute("SELECT * FROM audit ORDER BY audit_id DESC LIMIT ? OFFSET ?",
+                              (limit, offset)).fetchall()
+        return [_row(row) for row in rows], count
+
+    def get_state(self, key: str) -> Any:
+        with self._read() as db:
+            row = db.execute("SELECT value_json FROM class_state WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def set_state(self, key: str, value: Any) -> None:
+        with self._write() as db:
+            db.execute("INSERT INTO class_state (key, value_json) VALUES (?, ?) "
+                       "ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json", (key, _json(value)))

@@ -1,12 +1,17 @@
-"""What routes receive from the application (typed dependency aliases)."""
+"""What routes receive from the application (typed dependency aliases), and
+who is asking (see auth.py): UserDep for any signed-in user, InstructorDep
+for the instructor only."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends
+from fastapi import Depends, HTTPException, WebSocket, status
 from starlette.requests import HTTPConnection
 
+from satlab.api.auth import INSTRUCTOR_ONLY, SESSION_COOKIE, SIGN_IN_FIRST, Auth, Principal
+from satlab.api.security import StreamCounter
 from satlab.runs import RunManager
 from satlab.settings import Settings
 from satlab.store import Store
@@ -26,6 +31,43 @@ def get_store(connection: HTTPConnection) -> Store:
     return get_manager(connection).store
 
 
+def get_auth(connection: HTTPConnection) -> Auth:
+    auth: Auth = connection.app.state.auth
+    return auth
+
+
+def current_principal(connection: HTTPConnection) -> Principal | None:
+    """Who the session says; also recorded for the audit trail."""
+    principal = get_auth(connection).principal(connection.cookies.get(SESSION_COOKIE))
+    connection.state.principal = principal
+    return principal
+
+
+def require_user(connection: HTTPConnection) -> Principal:
+    principal = current_principal(connection)
+    if principal is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, detail=SIGN_IN_FIRST)
+    return principal
+
+
+def require_instructor(connection: HTTPConnection) -> Principal:
+    principal = require_user(connection)
+    if not principal.is_instructor:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, detail=INSTRUCTOR_ONLY)
+    return principal
+
+
+async def stream_slot(websocket: WebSocket) -> AsyncIterator[None]:
+    """Every stream holds one of the slots of max_websockets(_per_client)."""
+    counter: StreamCounter = websocket.app.state.streams
+    async for _ in counter.slot(websocket):
+        yield
+
+
 ManagerDep = Annotated[RunManager, Depends(get_manager)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 StoreDep = Annotated[Store, Depends(get_store)]
+AuthDep = Annotated[Auth, Depends(get_auth)]
+UserDep = Annotated[Principal, Depends(require_user)]
+InstructorDep = Annotated[Principal, Depends(require_instructor)]
+StreamSlot = Depends(stream_slot)
