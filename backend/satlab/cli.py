@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import ipaddress
 import json
+import logging
 import os
 import signal
 import sys
@@ -16,10 +18,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from satlab import engine, export, host, studies, topology
+from pydantic import ValidationError
+
+from satlab import channel_stats, container, engine, export, host, studies, topology
 from satlab.campaign import load_campaign
 from satlab.runs import RunManager
-from satlab.scenario import ScenarioError, load
+from satlab.scenario import ScenarioError, describe, load, parse_yaml
 from satlab.settings import Settings
 from satlab.store import Store
 
@@ -209,6 +213,27 @@ def _study(args: argparse.Namespace) -> int:
     return 0
 
 
+def _channel(args: argparse.Namespace) -> int:
+    if (args.file is None) == (args.channel is None):
+        raise ScenarioError(["channel stats: give either a scenario file or --channel"])
+    try:
+        stream = channel_stats.Stream(duration_s=args.duration_s, rate_mbps=args.rate_mbps,
+                                      packet_bytes=args.packet_bytes)
+    except ValidationError as error:
+        raise ScenarioError([describe(e) for e in error.errors()]) from None
+    if args.channel is not None:
+        channel = channel_stats.parse_channel(parse_yaml(args.channel, "--channel"), "--channel")
+        seed = channel.seed if channel.seed is not None else channel_stats.DEFAULT_SEED
+        field = "--channel"
+    else:
+        scenario = load(args.file, args.set or ())
+        scenario.resolve_traces(Path(args.file).parent)
+        channel, seed, field = channel_stats.lab_channel(scenario, args.direction, args.iteration)
+    stats = channel_stats.measure(channel, seed, stream, field)
+    print(stats.model_dump_json(indent=1) if args.json else channel_stats.report(stats, channel))
+    return 0
+
+
 def _export(args: argparse.Namespace) -> int:
     with Store(args.db) as store:
         out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
@@ -234,12 +259,31 @@ def _runs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_loopback(address: str) -> bool:
+    try:
+        return address == "localhost" or ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from satlab.api.main import create_app
-    settings = dataclasses.replace(Settings.from_env(), db_path=Path(args.db))
+    # Bound to loopback without a token, nobody else can reach the server: no sign-in.
+    settings = dataclasses.replace(Settings.from_env(), db_path=Path(args.db), open_access=_is_loopback(args.host),
+                                   new_token=args.new_token)
+    if not settings.open_access and settings.instructor_token is None and not args.new_token:
+        with Store(args.db) as store:
+            if store.get_state("instructor_token_hash") is None:
+                raise ScenarioError([f"serve: --host {args.host} lets other machines in, and then the lab needs an "
+                                     "instructor token: set SATLAB_INSTRUCTOR_TOKEN, or add --new-token to have one "
+                                     "made and printed once (or bind to 127.0.0.1)"])
+    satlab_log = logging.getLogger("satlab")
+    satlab_log.addHandler(logging.StreamHandler())
+    satlab_log.setLevel(logging.INFO)
     _say(f"the lab on http://{args.host}:{args.port}/ (API documentation: /api/docs); Ctrl-C stops")
+    _say(f"answering requests addressed to: {', '.join(settings.allowed_hosts)} (SATLAB_ALLOWED_HOSTS)")
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0
 
@@ -253,6 +297,11 @@ def _cleanup(_: argparse.Namespace) -> int:
 def _doctor(_: argparse.Namespace) -> int:
     for key, value in host.capabilities().items():
         print(f"{key}: {json.dumps(value)}")
+    print(f"in_container: {json.dumps(container.in_container())}")
+    for problem in container.limitations():
+        print(f"cannot: {problem}")
+    for limit in Settings.from_env().limits.table():
+        print(f"limit {limit['name']}: {limit['value']} ({limit['description']})")
     return 0
 
 
@@ -299,6 +348,30 @@ def main(argv: list[str] | None = None) -> int:
     study_report.add_argument("--json", action="store_true", help="the report as JSON")
     study.set_defaults(handler=_study)
 
+    channel = commands.add_parser("channel", help="a channel model's statistics, computed by libswf")
+    channel_commands = channel.add_subparsers(dest="channel_command", required=True)
+    channel_stats_parser = channel_commands.add_parser(
+        "stats", help="time lost, bursts and a constant-rate stream's losses of a scenario's channel or of --channel")
+    channel_stats_parser.add_argument("file", nargs="?", help="a scenario file (its channel in --direction)")
+    channel_stats_parser.add_argument("--set", action="append", metavar="DOTTED.PATH=VALUE",
+                                      help="override a field of the scenario, as for satlab run")
+    channel_stats_parser.add_argument("--direction", choices=list(channel_stats.DIRECTIONS), default="forward",
+                                      help="which of the scenario's channels (default forward)")
+    channel_stats_parser.add_argument("--iteration", type=int, default=0,
+                                      help="the iteration whose seed a run's plan gives the channel (default 0)")
+    channel_stats_parser.add_argument("--channel", metavar="YAML",
+                                      help="a channel as in a scenario, e.g. '{model: ge-time, loss_time_ratio: "
+                                           "0.0256, mean_burst_ms: 16.7, step_ms: 10}' (seed 1 unless given)")
+    channel_stats_parser.add_argument("--duration-s", type=float, default=60.0,
+                                      help=f"how long the channel runs (default 60, at most "
+                                           f"{channel_stats.MAX_DURATION_S:g})")
+    channel_stats_parser.add_argument("--rate-mbps", type=float, default=10.0,
+                                      help="the stream's rate (default 10)")
+    channel_stats_parser.add_argument("--packet-bytes", type=int, default=1400,
+                                      help="the stream's packet size (default 1400)")
+    channel_stats_parser.add_argument("--json", action="store_true", help="the figures as one JSON object")
+    channel.set_defaults(handler=_channel)
+
     exporter = commands.add_parser("export", help="write a run's or a campaign's results as CSV")
     exporter.add_argument("kind", choices=sorted(export.KIND_WRITERS))
     exporter.add_argument("id", help="a run id, or a campaign id for kind campaign")
@@ -313,6 +386,9 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="the HTTP API and the web UI")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--new-token", action="store_true",
+                       help="at first start without SATLAB_INSTRUCTOR_TOKEN, make the instructor's token and "
+                            "print it once")
     serve.set_defaults(handler=_serve)
 
     commands.add_parser("cleanup", help="remove leftovers of crashed runs").set_defaults(handler=_cleanup)

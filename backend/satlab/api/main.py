@@ -14,7 +14,7 @@ from fastapi import FastAPI, Request, status
 from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
 
-from satlab.api.routes import campaigns, host, labs, runs
+from satlab.api.routes import campaigns, channels, host, labs, runs
 from satlab.api.site import FrontendFiles, add_docs, document_inputs
 from satlab.runs import RunManager
 from satlab.scenario import ScenarioError
@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     document_inputs(app)
     # The built script is ~400 kB and sample lists are large: both shrink 3-5 times.
     app.add_middleware(GZipMiddleware, minimum_size=1000)
-    for router in (labs.router, runs.router, campaigns.router, host.router):
+    for router in (labs.router, runs.router, campaigns.router, host.router, channels.router):
         app.include_router(router, prefix="/api")
     if (settings.frontend_dir / "index.html").exists():
         app.mount("/", FrontendFiles(directory=settings.frontend_dir, html=True), name="frontend")
