@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator
 
-from fastapi import FastAPI, Request, status
+from fastapi import Depends, FastAPI, Request, status
 from fastapi.responses import JSONResponse
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from satlab.api.routes import campaigns, channels, host, labs, runs
+from satlab.api.auth import Auth
+from satlab.api.deps import require_user
+from satlab.api.routes import admin, auth, campaigns, channels, host, labs, runs
+from satlab.api.security import Audit, SameOrigin, StreamCounter
 from satlab.api.site import FrontendFiles, add_docs, document_inputs
 from satlab.runs import RunManager
 from satlab.scenario import ScenarioError
@@ -48,6 +53,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                      len(recovered["removed_namespaces"]), len(recovered["interrupted_runs"]),
                      len(recovered["resumed_campaigns"]))
         app.state.manager, app.state.settings = manager, settings
+        app.state.auth, app.state.streams = Auth(store, settings), StreamCounter(settings.limits)
+        if app.state.auth.issued_token is not None:
+            log.warning("satlab: the instructor's token, shown this once (only its hash is kept): %s",
+                        app.state.auth.issued_token)
+        if pruned := store.prune_samples(time.time() - settings.limits.retention_days * 86400):
+            log.info("satlab: dropped the samples of %d runs finished more than %d days ago (retention_days)",
+                     pruned, settings.limits.retention_days)
+        if app.state.auth.open_access:
+            log.warning("satlab: no sign-in: no instructor token is set and the server is bound to loopback, "
+                        "so whoever reaches it acts as the instructor")
         try:
             yield
         finally:
@@ -65,8 +80,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     document_inputs(app)
     # The built script is ~400 kB and sample lists are large: both shrink 3-5 times.
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    # Outermost last: the Host allow-list first (DNS rebinding), then cross-site
+    # requests, then the audit trail of what passed.
+    app.add_middleware(Audit, store=lambda: app.state.manager.store)
+    app.add_middleware(SameOrigin)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
+    app.include_router(auth.router, prefix="/api")
+    app.include_router(admin.router, prefix="/api")
     for router in (labs.router, runs.router, campaigns.router, host.router, channels.router):
-        app.include_router(router, prefix="/api")
+        app.include_router(router, prefix="/api", dependencies=[Depends(require_user)])
     if (settings.frontend_dir / "index.html").exists():
         app.mount("/", FrontendFiles(directory=settings.frontend_dir, html=True), name="frontend")
     else:

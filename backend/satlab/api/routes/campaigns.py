@@ -1,4 +1,6 @@
-"""Campaigns: a parameter matrix x iterations over one scenario."""
+"""Campaigns: a parameter matrix x iterations over one scenario. The
+instructor's (students' too where student_campaigns allows): a student sees
+and controls only their own."""
 
 from __future__ import annotations
 
@@ -7,7 +9,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Query, Response, WebSocket, status
 
 from satlab import export
-from satlab.api.deps import ManagerDep, SettingsDep, StoreDep
+from satlab.api import quotas
+from satlab.api.auth import Principal
+from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.models import CampaignDetail, CampaignsPublic, Message
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import forward_events
@@ -22,41 +26,59 @@ EXAMPLE = {"name": "cubic-vs-bbr", "scenario": "geo-optical", "set": {"flows.0.s
            "iterations": 3, "parallel": 1, "seed": 1}
 
 
-def _campaign_or_404(store: StoreDep, campaign_id: str) -> dict[str, Any]:
-    return found(store.get_campaign(campaign_id), "Campaign")
+def _campaign_or_404(store: StoreDep, campaign_id: str, principal: Principal) -> dict[str, Any]:
+    """The campaign, if principal may see it."""
+    campaign = store.get_campaign(campaign_id)
+    visible = campaign is not None and (principal.is_instructor or campaign["owner"] == principal.id)
+    return found(campaign if visible else None, "Campaign")
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=CampaignDetail,
              responses={422: {"description": "The campaign or one of its scenarios is invalid; "
                                              "each problem names its field."}})
-def create_campaign(manager: ManagerDep, settings: SettingsDep,
+def create_campaign(manager: ManagerDep, settings: SettingsDep, auth: AuthDep, principal: UserDep,
                     spec: Annotated[dict[str, Any], Body(examples=[EXAMPLE])]) -> dict[str, Any]:
     """The body is a campaign file as JSON; `scenario` names a lab or is a
-    whole scenario. Every run is validated before the first starts."""
+    whole scenario. Every run is validated before the first starts; at most
+    max_campaign_runs runs."""
+    quotas.check_campaign(principal, spec, auth)
+    quotas.check_everyone(manager.store, auth, str(spec.get("description", "")))
     spec_model, items = campaign_from_dict(spec, settings.labs_dir, settings.labs_dir)
     for item in items:
         confine_traces(item.scenario, settings.labs_dir)
     campaign_id = manager.start_campaign(spec_model, items)
-    return _campaign_or_404(manager.store, campaign_id)
+    manager.store.set_owner("campaigns", campaign_id, principal.id)
+    return _campaign_or_404(manager.store, campaign_id, principal)
 
 
 @router.get("", response_model=CampaignsPublic)
-def list_campaigns(store: StoreDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+def list_campaigns(store: StoreDep, principal: UserDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
                    offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-    """Newest first."""
-    campaigns, count = store.list_campaigns(limit=limit, offset=offset)
+    """Newest first (a student's own only)."""
+    campaigns, count = store.list_campaigns(limit=limit, offset=offset,
+                                            owner=None if principal.is_instructor else principal.id)
     return {"data": campaigns, "count": count}
 
 
 @router.get("/{campaign_id}", response_model=CampaignDetail, responses={404: {"model": Message}})
-def get_campaign(campaign_id: str, store: StoreDep) -> dict[str, Any]:
-    return _campaign_or_404(store, campaign_id)
+def get_campaign(campaign_id: str, store: StoreDep, principal: UserDep) -> dict[str, Any]:
+    return _campaign_or_404(store, campaign_id, principal)
+
+
+@router.delete("/{campaign_id}", response_model=Message, responses={404: {"model": Message}, 409: {"model": Message}})
+def delete_campaign(campaign_id: str, store: StoreDep, principal: InstructorDep) -> dict[str, str]:
+    """A campaign that is not running, with its runs, their samples and summaries."""
+    campaign = _campaign_or_404(store, campaign_id, principal)
+    if campaign["status"] == "running":
+        raise HTTPException(status.HTTP_409_CONFLICT, detail="The campaign is running: cancel it first.")
+    store.delete_campaign(campaign_id)
+    return {"message": "The campaign and its runs are deleted."}
 
 
 @router.post("/{campaign_id}/cancel", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
              responses={404: {"model": Message}, 409: {"model": Message}})
-def cancel_campaign(campaign_id: str, manager: ManagerDep) -> dict[str, str]:
-    campaign = _campaign_or_404(manager.store, campaign_id)
+def cancel_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, str]:
+    campaign = _campaign_or_404(manager.store, campaign_id, principal)
     if not manager.cancel_campaign(campaign_id):
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The campaign is {campaign['status']}, not running.")
     return {"message": "The campaign is being cancelled; POST .../resume runs what it has left."}
@@ -64,8 +86,8 @@ def cancel_campaign(campaign_id: str, manager: ManagerDep) -> dict[str, str]:
 
 @router.post("/{campaign_id}/resume", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
              responses={404: {"model": Message}, 409: {"model": Message}})
-def resume_campaign(campaign_id: str, manager: ManagerDep) -> dict[str, str]:
-    campaign = _campaign_or_404(manager.store, campaign_id)
+def resume_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, str]:
+    campaign = _campaign_or_404(manager.store, campaign_id, principal)
     if campaign["status"] == "done":
         raise HTTPException(status.HTTP_409_CONFLICT, detail="The campaign is done: every run has run.")
     manager.resume_campaign(campaign_id)
@@ -73,23 +95,24 @@ def resume_campaign(campaign_id: str, manager: ManagerDep) -> dict[str, str]:
 
 
 @router.get("/{campaign_id}/csv", response_class=Response, responses=CSV_RESPONSES)
-def export_campaign(campaign_id: str, store: StoreDep) -> Response:
+def export_campaign(campaign_id: str, store: StoreDep, principal: UserDep) -> Response:
     """One row per run and flow, one column per matrix parameter."""
-    _campaign_or_404(store, campaign_id)
+    _campaign_or_404(store, campaign_id, principal)
     return csv_attachment(lambda out: export.campaign_csv(store, campaign_id, out), f"satlab-{campaign_id}.csv")
 
 
-@router.websocket("/{campaign_id}/stream")
-async def stream_campaign(websocket: WebSocket, campaign_id: str, manager: ManagerDep) -> None:
+@router.websocket("/{campaign_id}/stream", dependencies=[StreamSlot])
+async def stream_campaign(websocket: WebSocket, campaign_id: str, manager: ManagerDep, principal: UserDep) -> None:
     """First {"type": "campaign", "status", "progress"}, then the state of each
     of its runs and the progress after each, until the campaign is over."""
     await websocket.accept()
-    if manager.store.get_campaign(campaign_id) is None:
+    campaign = manager.store.get_campaign(campaign_id)
+    if campaign is None or not (principal.is_instructor or campaign["owner"] == principal.id):
         await websocket.close(code=4404, reason=CAMPAIGN_NOT_FOUND)
         return
 
     def snapshot() -> dict[str, Any]:
-        campaign = _campaign_or_404(manager.store, campaign_id)
+        campaign = _campaign_or_404(manager.store, campaign_id, principal)
         return {"type": "campaign", "campaign_id": campaign_id, "status": campaign["status"],
                 "progress": campaign["progress"]}
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
-from satlab import host
-from satlab.api.deps import ManagerDep
+from satlab import container, host
+from satlab.api.deps import ManagerDep, StreamSlot, UserDep
 from satlab.api.stream import forward_events
 from satlab.scenario import CHANNEL_MODELS
 
@@ -17,14 +17,24 @@ router = APIRouter(tags=["host"])
 @router.get("/capabilities")
 def get_capabilities(manager: ManagerDep) -> dict[str, Any]:
     """Link backends, transports with their congestion controls, channel
-    models; each unavailable thing says why."""
-    return {**host.capabilities(), "channel_models": list(CHANNEL_MODELS),
+    models; each unavailable thing says why, and `limitations` what this
+    host (a container, often) cannot do that runs need."""
+    return {**host.capabilities(), "limitations": container.limitations(), "channel_models": list(CHANNEL_MODELS),
             "max_concurrent_runs": manager.max_concurrent}
 
 
-@router.websocket("/events")
-async def stream_events(websocket: WebSocket, manager: ManagerDep) -> None:
-    """Every run's state changes and summaries, and campaigns' progress (no samples), until closed."""
+@router.websocket("/events", dependencies=[StreamSlot])
+async def stream_events(websocket: WebSocket, manager: ManagerDep, principal: UserDep) -> None:
+    """Every run's state changes and summaries, and campaigns' progress (no
+    samples), until closed; a student's: of the runs they may see only."""
     await websocket.accept()
-    await forward_events(websocket, manager, None, lambda: None, lambda event: False,
-                         wanted=lambda event: event["type"] != "sample")
+
+    def wanted(event: dict[str, Any]) -> bool:
+        if event["type"] == "sample":
+            return False
+        if principal.is_instructor:
+            return True
+        run_id = event.get("run_id")
+        return run_id is not None and manager.store.run_visible_to(run_id, principal.id)
+
+    await forward_events(websocket, manager, None, lambda: None, lambda event: False, wanted=wanted)

@@ -1,4 +1,6 @@
-"""Runs: create (from a lab or a scenario), list, get, cancel, stream, export."""
+"""Runs: create (from a lab or a scenario), list, get, cancel, stream, export;
+share and delete (the instructor). A student sees their own runs and those
+shared with the class (another's is "not found"), and cancels only their own."""
 
 from __future__ import annotations
 
@@ -8,7 +10,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Response, WebSocket, status
 
 from satlab import export
-from satlab.api.deps import ManagerDep, SettingsDep, StoreDep
+from satlab.api import quotas
+from satlab.api.auth import Principal
+from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.models import Message, RunCreate, RunPublic, RunsPublic
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import forward_events
@@ -36,15 +40,21 @@ class ExportKind(StrEnum):
     tunnel_samples = "tunnel-samples"
 
 
-def _run_or_404(store: StoreDep, run_id: str) -> dict[str, Any]:
-    return found(store.get_run(run_id), "Run")
+def _run_or_404(store: StoreDep, run_id: str, principal: Principal) -> dict[str, Any]:
+    """The run, if principal may see it."""
+    visible = principal.is_instructor or store.run_visible_to(run_id, principal.id)
+    return found(store.get_run(run_id) if visible else None, "Run")
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=RunPublic,
              responses={422: {"description": "The scenario is invalid or cannot run on this host; "
                                              "each problem names its field."}})
-def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep) -> dict[str, Any]:
-    """Queue a run; it starts as soon as fewer than max_concurrent_runs run."""
+def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep, auth: AuthDep,
+               principal: UserDep) -> dict[str, Any]:
+    """Queue a run; it starts as soon as fewer than max_concurrent_runs run.
+    A student's run is a preset the instructor enabled, within the quotas
+    (GET /api/limits): 403 beyond what a student may run, 429 beyond what
+    they, or everyone, may have queued now."""
     if body.lab is not None:
         scenario = load_lab(settings.labs_dir, body.lab, body.overrides)
     else:
@@ -53,55 +63,91 @@ def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep) -> d
             apply_override(data, assignment)
         scenario = validate(data)
     confine_traces(scenario, settings.labs_dir)
-    run_id = manager.submit(scenario)
+    quotas.check_everyone(manager.store, auth, scenario.description)
+    with auth.quota_lock:  # the checks and the submission at once: a burst passes no quota
+        quotas.check_queue(manager.store, auth)
+        if not principal.is_instructor:
+            quotas.check_student_run(principal, body.lab, scenario, manager.store, auth)
+        run_id = manager.submit(scenario)
+        manager.store.set_owner("runs", run_id, principal.id)
     return found(manager.store.get_run(run_id), "Run")
 
 
 @router.get("", response_model=RunsPublic)
-def list_runs(store: StoreDep, run_status: Annotated[RunStatus | None, Query(alias="status")] = None,
+def list_runs(store: StoreDep, principal: UserDep,
+              run_status: Annotated[RunStatus | None, Query(alias="status")] = None,
               campaign_id: str | None = None, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
               offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
-    """Newest first."""
-    runs, count = store.list_runs(status=run_status, campaign_id=campaign_id, limit=limit, offset=offset)
+    """Newest first (a student's: their own and those shared with the class)."""
+    runs, count = store.list_runs(status=run_status, campaign_id=campaign_id, limit=limit, offset=offset,
+                                  visible_to=None if principal.is_instructor else principal.id)
     return {"data": runs, "count": count}
 
 
 @router.get("/{run_id}", response_model=RunPublic, responses={404: {"model": Message}})
-def get_run(run_id: str, store: StoreDep) -> dict[str, Any]:
-    return _run_or_404(store, run_id)
+def get_run(run_id: str, store: StoreDep, principal: UserDep) -> dict[str, Any]:
+    return _run_or_404(store, run_id, principal)
+
+
+@router.get("/{run_id}/queue", responses={404: {"model": Message}})
+def get_queue_place(run_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, Any]:
+    """A queued run's place in line (1: next; null once it runs) and about
+    when it starts, in seconds from now (null until a run has finished)."""
+    return quotas.queue_estimate(manager.store, _run_or_404(manager.store, run_id, principal), manager.max_concurrent)
+
+
+@router.post("/{run_id}/share", response_model=Message, responses={404: {"model": Message}})
+def share_run(run_id: str, store: StoreDep, principal: InstructorDep, shared: bool = True) -> dict[str, str]:
+    """Show the run to every student (shared=false: no longer)."""
+    _run_or_404(store, run_id, principal)
+    store.set_run_shared(run_id, shared)
+    return {"message": "The class sees the run." if shared else "Only the instructor and its owner see the run."}
+
+
+@router.delete("/{run_id}", response_model=Message, responses={404: {"model": Message}, 409: {"model": Message}})
+def delete_run(run_id: str, store: StoreDep, principal: InstructorDep) -> dict[str, str]:
+    """A finished run, with its samples and summaries."""
+    run = _run_or_404(store, run_id, principal)
+    if run["status"] not in FINISHED:
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The run is {run['status']}: cancel it first.")
+    store.delete_run(run_id)
+    return {"message": "The run is deleted."}
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
              responses={404: {"model": Message}, 409: {"model": Message}})
-def cancel_run(run_id: str, manager: ManagerDep) -> dict[str, str]:
+def cancel_run(run_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, str]:
     """Stop a queued or running run; it tears down and ends `cancelled`."""
-    run = _run_or_404(manager.store, run_id)
+    run = _run_or_404(manager.store, run_id, principal)
+    if not principal.is_instructor and manager.store.run_owner(run_id) != principal.id:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, detail="You may cancel only your own runs.")
     if not manager.cancel(run_id):
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The run is {run['status']}, not queued or running.")
     return {"message": "The run is being cancelled."}
 
 
 @router.get("/{run_id}/samples", responses={404: {"model": Message}})
-def get_samples(run_id: str, store: StoreDep) -> dict[str, list[dict[str, Any]]]:
+def get_samples(run_id: str, store: StoreDep, principal: UserDep) -> dict[str, list[dict[str, Any]]]:
     """Every sample so far (10 per second): per flow, per link direction, per tunnel direction."""
-    _run_or_404(store, run_id)
+    _run_or_404(store, run_id, principal)
     return {"flows": store.flow_samples(run_id), "links": store.link_samples(run_id),
             "tunnel": store.tunnel_samples(run_id)}
 
 
 @router.get("/{run_id}/csv/{kind}", response_class=Response, responses=CSV_RESPONSES)
-def export_csv(run_id: str, kind: ExportKind, store: StoreDep) -> Response:
-    _run_or_404(store, run_id)
+def export_csv(run_id: str, kind: ExportKind, store: StoreDep, principal: UserDep) -> Response:
+    _run_or_404(store, run_id, principal)
     return csv_attachment(lambda out: export.KIND_WRITERS[kind.value](store, run_id, out),
                           f"satlab-{run_id}-{kind.value}.csv")
 
 
-@router.websocket("/{run_id}/stream")
-async def stream_run(websocket: WebSocket, run_id: str, manager: ManagerDep) -> None:
+@router.websocket("/{run_id}/stream", dependencies=[StreamSlot])
+async def stream_run(websocket: WebSocket, run_id: str, manager: ManagerDep, principal: UserDep) -> None:
     """First {"type": "run", "run": RunPublic}, then the run's events as the
     engine emits them ("state", "sample", "error"), until "summary"."""
     await websocket.accept()
-    if manager.store.get_run(run_id) is None:
+    if manager.store.get_run(run_id) is None or not (principal.is_instructor
+                                                     or manager.store.run_visible_to(run_id, principal.id)):
         await websocket.close(code=4404, reason=RUN_NOT_FOUND)
         return
 
