@@ -13,6 +13,7 @@
  * directly and need no glue.
  */
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "swf.h"
 
@@ -165,13 +166,18 @@ void swfw_decoder_stats(const swf_decoder *decoder, double out[11])
 	out[10] = (double)stats.peak_memory_bytes;
 }
 
-/* On SWF_E_INVALID, *invalid_field names the first invalid field of
- * swf_channel_config; otherwise it is NULL. */
-swf_status swfw_channel_new(uint32_t kind, uint32_t seed, double loss, double p, double q,
-			    double loss_good, double loss_bad, double step_ms, double period_ms,
-			    double duration_ms, double phase_ms, double jitter_ms,
-			    const swf_loss_interval *intervals, uint32_t interval_count,
-			    double trace_period_ms, swf_channel **out, const char **invalid_field)
+/* Builds a channel config on the heap (free it with swfw_channel_config_free)
+ * for swf_channel_new and swfw_channel_measure; intervals stay the caller's
+ * and must outlive it. NULL if config is invalid, with *invalid_field naming
+ * the first invalid field of swf_channel_config, or if out of memory, with
+ * *invalid_field NULL. */
+swf_channel_config *swfw_channel_config_new(uint32_t kind, uint32_t seed, double loss, double p,
+					    double q, double loss_good, double loss_bad,
+					    double step_ms, double period_ms, double duration_ms,
+					    double phase_ms, double jitter_ms,
+					    const swf_loss_interval *intervals,
+					    uint32_t interval_count, double trace_period_ms,
+					    const char **invalid_field)
 {
 	swf_channel_config config = {
 		.kind = (swf_channel_kind)kind,
@@ -193,8 +199,50 @@ swf_status swfw_channel_new(uint32_t kind, uint32_t seed, double loss, double p,
 
 	*invalid_field = swf_channel_config_check(&config);
 	if (*invalid_field)
+		return NULL;
+	swf_channel_config *copy = malloc(sizeof(*copy));
+	if (copy)
+		*copy = config;
+	return copy;
+}
+
+void swfw_channel_config_free(swf_channel_config *config)
+{
+	free(config);
+}
+
+/* Measures the channel of config over the stream (swf_channel_measure) and
+ * writes swf_channel_stats as doubles, in the struct's field order, the
+ * histogram last (SWF_CHANNEL_BURST_BINS of them); every count stays exact
+ * below 2^53. On SWF_E_INVALID, *invalid_field names the first invalid field
+ * of swf_stream; otherwise it is NULL. */
+swf_status swfw_channel_measure(const swf_channel_config *config, double duration_ms,
+				double rate_mbps, uint32_t packet_bytes,
+				double out[11 + SWF_CHANNEL_BURST_BINS], const char **invalid_field)
+{
+	swf_stream stream = {duration_ms, rate_mbps, packet_bytes};
+	swf_channel_stats stats;
+
+	*invalid_field = swf_stream_check(&stream);
+	if (*invalid_field)
 		return SWF_E_INVALID;
-	return swf_channel_new(&config, out);
+	swf_status status = swf_channel_measure(config, &stream, &stats);
+	if (status != SWF_OK)
+		return status;
+	out[0] = stats.time_based;
+	out[1] = (double)stats.duration_us;
+	out[2] = (double)stats.lost_us;
+	out[3] = stats.time_lost_ratio;
+	out[4] = (double)stats.packets;
+	out[5] = (double)stats.packets_lost;
+	out[6] = stats.packet_loss_ratio;
+	out[7] = (double)stats.bursts;
+	out[8] = stats.burst_min;
+	out[9] = stats.burst_mean;
+	out[10] = stats.burst_max;
+	for (size_t bin = 0; bin < SWF_CHANNEL_BURST_BINS; bin++)
+		out[11 + bin] = (double)stats.burst_histogram[bin];
+	return SWF_OK;
 }
 
 /* t_us arrives as a double: the wrapper checks it is an integer below 2^53. */

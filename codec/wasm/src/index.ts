@@ -6,6 +6,7 @@ export {
   type ChannelConfig,
   type ChannelKind,
   type Channel,
+  type ChannelStats,
   type Decoder,
   type DecoderConfig,
   type DecoderStats,
@@ -14,5 +15,6 @@ export {
   type LoadOptions,
   type LossInterval,
   type RepairId,
+  type Stream,
   type Swf,
 } from './swf.js';

@@ -46,13 +46,18 @@ export interface SwfModule {
   _swf_decoder_next_rebuilt(decoder: Pointer, esi: Pointer, symbol: Pointer): number;
   _swfw_decoder_stats(decoder: Pointer, out: Pointer): void;
 
-  _swfw_channel_new(
+  _swfw_channel_config_new(
     kind: number, seed: number, loss: number, p: number, q: number, lossGood: number, lossBad: number,
     stepMs: number, periodMs: number, durationMs: number, phaseMs: number, jitterMs: number,
-    intervals: Pointer, intervalCount: number, tracePeriodMs: number, out: Pointer, invalidField: Pointer,
-  ): Status;
+    intervals: Pointer, intervalCount: number, tracePeriodMs: number, invalidField: Pointer,
+  ): Pointer;
+  _swfw_channel_config_free(config: Pointer): void;
+  _swf_channel_new(config: Pointer, out: Pointer): Status;
   _swf_channel_free(channel: Pointer): void;
   _swfw_channel_lost(channel: Pointer, tUs: number): number;
+  _swfw_channel_measure(
+    config: Pointer, durationMs: number, rateMbps: number, packetBytes: number, out: Pointer, invalidField: Pointer,
+  ): Status;
 }
 
 declare const createSwfModule: (options?: SwfModuleOptions) => Promise<SwfModule>;

@@ -124,6 +124,43 @@ export type ChannelConfig =
 
 export type ChannelKind = ChannelConfig['kind'];
 
+/** A constant-rate stream through a channel (swf_stream): packet i is sent
+ * at floor(i * packetBytes * 8 / rateMbps) microseconds, before durationMs. */
+export interface Stream {
+  /** How long the channel runs, in ms: above 0, at most 1e12. */
+  durationMs: number;
+  /** The stream's rate in Mbit/s: above 0, at most 1e6. */
+  rateMbps: number;
+  /** Bytes per packet, 1..2^32-1. */
+  packetBytes: number;
+}
+
+/** What a channel does over a stream's duration (swf_channel_stats). */
+export interface ChannelStats {
+  /** Whether the model decides by time (perfect, ge_time, outage, trace);
+   * a per-packet model (bernoulli, ge_packet) loses packets, not time. */
+  timeBased: boolean;
+  durationUs: number;
+  /** Time during which a packet sent is lost (0 for a per-packet model). */
+  lostUs: number;
+  /** lostUs / durationUs; null for a per-packet model. */
+  timeLostRatio: number | null;
+  packets: number;
+  packetsLost: number;
+  packetLossRatio: number;
+  /** Bursts (maximal runs of loss) are measured in ms of time, or in
+   * packets of the stream for a per-packet model. */
+  burstUnit: 'ms' | 'packets';
+  bursts: number;
+  burstMin: number;
+  burstMean: number;
+  burstMax: number;
+  /** Bin i counts bursts in [i * burstBinWidth, (i + 1) * burstBinWidth) ms,
+   * or of i + 1 packets; the last bin also every longer burst. */
+  burstHistogram: number[];
+  burstBinWidth: number;
+}
+
 /** The sliding-window encoder: S(k, z). */
 export interface Encoder {
   readonly symbolBytes: number;
@@ -176,6 +213,10 @@ export interface Swf {
   encoder(config: EncoderConfig): Encoder;
   decoder(config: DecoderConfig): Decoder;
   channel(config: ChannelConfig): Channel;
+  /** Runs a fresh channel of this config (its seed included) for the
+   * stream's duration and measures it: the same figures as swf-channel
+   * stats for the same config and stream. */
+  measureChannel(config: ChannelConfig, stream: Stream): ChannelStats;
 }
 
 export interface LoadOptions {
@@ -228,9 +269,17 @@ const ALLOWED_VALUES: Record<string, string> = {
   jitterMs: 'a time from 0 to periodMs - durationMs',
   intervals: 'a list in time order, not overlapping, each with 0 <= startMs < endMs',
   tracePeriodMs: '0 (no repetition) or a time of at least the last endMs',
+  // A stream's fields, where a name is also a channel's.
+  'stream.durationMs': 'a time above 0 ms, at most 1e12 ms',
+  rateMbps: 'a rate above 0, at most 1e6 Mbit/s',
+  packetBytes: 'an integer of at least 1',
 };
-// Out-parameters of one call at a time: up to 11 doubles of decoder stats.
-const SCRATCH_BYTES = 128;
+// Out-parameters of one call at a time: an invalid field's name at +4, and
+// up to 27 doubles (channel stats) from +8.
+const SCRATCH_BYTES = 256;
+const SCRATCH_DOUBLES_OFFSET = 8;
+const CHANNEL_BURST_BINS = 16; // SWF_CHANNEL_BURST_BINS
+const CHANNEL_BURST_BIN_MS = 5; // SWF_CHANNEL_BURST_BIN_MS
 
 function camelCase(snakeCase: string): string {
   return snakeCase.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
@@ -285,7 +334,7 @@ class Runtime {
       const field = camelCase(this.wasm.UTF8ToString(fieldPointer));
       const value: unknown = (config as Record<string, unknown>)[field];
       const shown = typeof value === 'number' ? `${value}` : JSON.stringify(value);
-      const allowed = ALLOWED_VALUES[field] ?? 'a value in its documented range';
+      const allowed = ALLOWED_VALUES[`${what}.${field}`] ?? ALLOWED_VALUES[field] ?? 'a value in its documented range';
       throw new SwfError(
         `Invalid ${what} config: field ${field} is ${shown}; it must be ${allowed}.`,
         status,
@@ -293,6 +342,11 @@ class Runtime {
       );
     }
     this.check(status, `Invalid ${what} config`);
+  }
+
+  /** Where out-parameters of doubles go in the scratch memory. */
+  get scratchDoubles(): number {
+    return this.scratch + SCRATCH_DOUBLES_OFFSET;
   }
 
   /** The index-th uint32_t of the scratch memory. */
@@ -405,6 +459,37 @@ class WasmSwf implements Swf {
 
   channel(config: ChannelConfig): Channel {
     return new WasmChannel(this.#runtime, config);
+  }
+
+  measureChannel(config: ChannelConfig, stream: Stream): ChannelStats {
+    const runtime = this.#runtime;
+    requireUint(stream.packetBytes, UINT32_MAX, 'field', 'packetBytes', 'Invalid stream config');
+    return withChannelConfig(runtime, config, (configPointer) => {
+      const status = runtime.wasm._swfw_channel_measure(
+        configPointer, stream.durationMs, stream.rateMbps, stream.packetBytes, runtime.scratchDoubles,
+        runtime.scratch + 4,
+      );
+      runtime.checkConfig(status, 'stream', stream);
+      // In the order of swf_channel_stats, as swfw_channel_measure writes them.
+      const values = runtime.wasm.HEAPF64.subarray(runtime.scratchDoubles >>> 3);
+      const timeBased = values[0] !== 0;
+      return {
+        timeBased,
+        durationUs: values[1]!,
+        lostUs: values[2]!,
+        timeLostRatio: timeBased ? values[3]! : null,
+        packets: values[4]!,
+        packetsLost: values[5]!,
+        packetLossRatio: values[6]!,
+        burstUnit: timeBased ? 'ms' : 'packets',
+        bursts: values[7]!,
+        burstMin: values[8]!,
+        burstMean: values[9]!,
+        burstMax: values[10]!,
+        burstHistogram: Array.from(values.subarray(11, 11 + CHANNEL_BURST_BINS)),
+        burstBinWidth: timeBased ? CHANNEL_BURST_BIN_MS : 1,
+      };
+    });
   }
 }
 
@@ -569,47 +654,60 @@ class WasmDecoder implements Decoder {
   }
 }
 
+/** Builds config inside the instance for the length of use(pointer to a
+ * swf_channel_config), throwing an SwfError naming an invalid field. */
+function withChannelConfig<T>(runtime: Runtime, config: ChannelConfig, use: (configPointer: number) => T): T {
+  const what = 'Invalid channel config';
+  if (!Object.hasOwn(CHANNEL_KIND_CODES, config.kind)) {
+    throw new SwfError(
+      `${what}: field kind is ${JSON.stringify(config.kind)}; it must be one of `
+        + `${Object.keys(CHANNEL_KIND_CODES).join(', ')}.`,
+      SwfStatus.INVALID,
+      'kind',
+    );
+  }
+  // Every field swf_channel_config has, zero unless this kind sets it.
+  const settings = {
+    seed: 0, loss: 0, p: 0, q: 0, lossGood: 0, lossBad: 0, stepMs: 0, periodMs: 0, durationMs: 0,
+    phaseMs: 0, jitterMs: 0, intervals: [] as readonly LossInterval[], tracePeriodMs: 0, ...config,
+  };
+  requireUint(settings.seed, UINT32_MAX, 'field', 'seed', what);
+  const wasm = runtime.wasm;
+  const intervalCount = settings.intervals.length;
+  const intervals = intervalCount === 0 ? 0 : runtime.malloc(LOSS_INTERVAL_BYTES * intervalCount, 'Swf.channel');
+  let configPointer = 0;
+  try {
+    const doubles = wasm.HEAPF64;
+    settings.intervals.forEach((interval, index) => {
+      doubles[(intervals >>> 3) + 2 * index] = interval.startMs;
+      doubles[(intervals >>> 3) + 2 * index + 1] = interval.endMs;
+    });
+    configPointer = wasm._swfw_channel_config_new(
+      CHANNEL_KIND_CODES[config.kind], settings.seed, settings.loss, settings.p, settings.q, settings.lossGood,
+      settings.lossBad, settings.stepMs, settings.periodMs, settings.durationMs, settings.phaseMs,
+      settings.jitterMs, intervals, intervalCount, settings.tracePeriodMs, runtime.scratch + 4,
+    );
+    if (configPointer === 0) {
+      const invalid = runtime.scratchUint32(1) !== 0;
+      runtime.checkConfig(invalid ? SwfStatus.INVALID : SwfStatus.NOMEM, 'channel', settings);
+    }
+    return use(configPointer);
+  } finally {
+    wasm._swfw_channel_config_free(configPointer);
+    wasm._free(intervals); // a channel keeps its own copy
+  }
+}
+
 class WasmChannel implements Channel {
   readonly kind: ChannelKind;
   readonly #runtime: Runtime;
   #handle: number;
 
   constructor(runtime: Runtime, config: ChannelConfig) {
-    const what = 'Invalid channel config';
-    if (!Object.hasOwn(CHANNEL_KIND_CODES, config.kind)) {
-      throw new SwfError(
-        `${what}: field kind is ${JSON.stringify(config.kind)}; it must be one of `
-          + `${Object.keys(CHANNEL_KIND_CODES).join(', ')}.`,
-        SwfStatus.INVALID,
-        'kind',
-      );
-    }
-    // Every field swf_channel_config has, zero unless this kind sets it.
-    const settings = {
-      seed: 0, loss: 0, p: 0, q: 0, lossGood: 0, lossBad: 0, stepMs: 0, periodMs: 0, durationMs: 0,
-      phaseMs: 0, jitterMs: 0, intervals: [] as readonly LossInterval[], tracePeriodMs: 0, ...config,
-    };
-    requireUint(settings.seed, UINT32_MAX, 'field', 'seed', what);
-    const wasm = runtime.wasm;
-    const intervalCount = settings.intervals.length;
-    const intervals = intervalCount === 0 ? 0 : runtime.malloc(LOSS_INTERVAL_BYTES * intervalCount, 'Swf.channel');
-    try {
-      const doubles = wasm.HEAPF64;
-      settings.intervals.forEach((interval, index) => {
-        doubles[(intervals >>> 3) + 2 * index] = interval.startMs;
-        doubles[(intervals >>> 3) + 2 * index + 1] = interval.endMs;
-      });
-      const status = wasm._swfw_channel_new(
-        CHANNEL_KIND_CODES[config.kind], settings.seed, settings.loss, settings.p, settings.q, settings.lossGood,
-        settings.lossBad, settings.stepMs, settings.periodMs, settings.durationMs, settings.phaseMs,
-        settings.jitterMs, intervals, intervalCount, settings.tracePeriodMs,
-        runtime.scratch, runtime.scratch + 4,
-      );
-      runtime.checkConfig(status, 'channel', settings);
-    } finally {
-      wasm._free(intervals); // the channel keeps its own copy
-    }
-    this.#handle = runtime.scratchUint32(0);
+    this.#handle = withChannelConfig(runtime, config, (configPointer) => {
+      runtime.check(runtime.wasm._swf_channel_new(configPointer, runtime.scratch), 'Swf.channel');
+      return runtime.scratchUint32(0);
+    });
     this.#runtime = runtime;
     this.kind = config.kind;
   }

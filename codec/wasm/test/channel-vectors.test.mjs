@@ -1,6 +1,8 @@
 // Proves that the WebAssembly build's channel models lose exactly the packets
 // of every vector in tests/vectors/channel/ (from an independent Python
-// reference): same seed and parameters, same decisions in every build.
+// reference): same seed and parameters, same decisions in every build; and
+// that measureChannel gives exactly the figures of every vector in
+// tests/vectors/channel/stats/, which the native build checks too.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -18,9 +20,13 @@ function camelCaseKeys(value) {
   ]));
 }
 
+function configOf(vector) {
+  return { kind: vector.kind, seed: vector.seed, ...camelCaseKeys(vector.params) };
+}
+
 for (const { file, vector } of readVectors('channel')) {
   test(`channel reproduces ${file}`, () => {
-    const channel = swf.channel({ kind: vector.kind, seed: vector.seed, ...camelCaseKeys(vector.params) });
+    const channel = swf.channel(configOf(vector));
     try {
       const lost = [];
       for (let packet = 0; packet < vector.packets; packet++) {
@@ -30,5 +36,15 @@ for (const { file, vector } of readVectors('channel')) {
     } finally {
       channel.free();
     }
+  });
+}
+
+for (const { file, vector } of readVectors('channel/stats')) {
+  test(`measureChannel reproduces stats/${file}`, () => {
+    const stats = swf.measureChannel(configOf(vector), camelCaseKeys(vector.stream));
+    const { burstUnit, burstBinWidth, ...figures } = stats;
+    assert.deepEqual(figures, camelCaseKeys(vector.stats));
+    assert.equal(burstUnit, vector.stats.time_based ? 'ms' : 'packets');
+    assert.equal(burstBinWidth, vector.stats.time_based ? 5 : 1);
   });
 }

@@ -23,7 +23,7 @@ export function readVectors(kind) {
   const dir = `${repoRoot}tests/vectors/${kind}/`;
   const files = existsSync(dir) ? readdirJson(dir) : [];
   if (files.length === 0) {
-    throw new Error(`No test vectors in ${dir}: generate them (tests/vectors/gen_${kind}.py) first.`);
+    throw new Error(`No test vectors in ${dir}: generate them (tests/vectors/gen_${kind.split('/')[0]}.py) first.`);
   }
   return files.map((file) => ({ file, vector: JSON.parse(readFileSync(dir + file, 'utf8')) }));
 }

@@ -185,3 +185,46 @@ test('objects refuse calls after free(), and free() twice is harmless', () => {
   channel.free();
   assertSwfError(() => channel.lost(0), SwfStatus.INVALID, undefined);
 });
+
+test('measureChannel: the optical preset over an hour, and the stream\'s losses are the channel\'s', () => {
+  const q = 10 / 16.7;
+  const config = { kind: 'ge_time', seed: 1, p: (q * 0.0256) / (1 - 0.0256), q, stepMs: 10 };
+  const stats = swf.measureChannel(config, { durationMs: 3600e3, rateMbps: 10, packetBytes: 1400 });
+  assert.ok(Math.abs(stats.timeLostRatio - 0.0256) <= 0.001, `${stats.timeLostRatio}`);
+  assert.ok(Math.abs(stats.burstMean - 16.7) <= 0.5, `${stats.burstMean}`);
+  assert.equal(stats.burstHistogram.reduce((sum, count) => sum + count, 0), stats.bursts);
+
+  const minute = { durationMs: 60e3, rateMbps: 10, packetBytes: 1400 };
+  const measured = swf.measureChannel(config, minute);
+  const channel = swf.channel(config);
+  try {
+    let lost = 0;
+    for (let packet = 0; packet < measured.packets; packet++) {
+      if (channel.lost(Math.floor((packet * 11200) / 10))) lost++;
+    }
+    assert.equal(measured.packetsLost, lost);
+  } finally {
+    channel.free();
+  }
+});
+
+test('measureChannel of a per-packet model has no time loss and bursts in packets', () => {
+  const stats = swf.measureChannel({ kind: 'bernoulli', seed: 3, loss: 0.05 },
+    { durationMs: 10e3, rateMbps: 8, packetBytes: 1000 });
+  assert.equal(stats.timeBased, false);
+  assert.equal(stats.timeLostRatio, null);
+  assert.equal(stats.burstUnit, 'packets');
+  assert.equal(stats.packets, 10000);
+});
+
+test('measureChannel names the invalid field of the channel or the stream', () => {
+  const stream = { durationMs: 1000, rateMbps: 10, packetBytes: 1400 };
+  assertSwfError(() => swf.measureChannel({ kind: 'ge_time', seed: 1, p: 0.1, q: 2, stepMs: 10 }, stream),
+    SwfStatus.INVALID, 'q');
+  const perfect = { kind: 'perfect' };
+  assertSwfError(() => swf.measureChannel(perfect, { ...stream, durationMs: 0 }), SwfStatus.INVALID, 'durationMs');
+  assertSwfError(() => swf.measureChannel(perfect, { ...stream, rateMbps: -1 }), SwfStatus.INVALID, 'rateMbps');
+  assertSwfError(() => swf.measureChannel(perfect, { ...stream, packetBytes: 0 }), SwfStatus.INVALID, 'packetBytes');
+  assertSwfError(() => swf.measureChannel(perfect, { ...stream, packetBytes: 1.5 }), SwfStatus.INVALID,
+    'packetBytes');
+});
