@@ -33,12 +33,11 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
 
-import yaml
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from satlab import scenario as scenarios
 from satlab.plan import derive_seed
-from satlab.scenario import Scenario, ScenarioError, Seed, Strict, set_path
+from satlab.scenario import Scenario, ScenarioError, Seed, Strict, check_depth, parse_yaml, set_path, shorten
 
 MAX_VALUES_PER_KEY = 64
 MAX_RUNS = 10_000
@@ -111,16 +110,23 @@ def format_value(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, separators=(",", ":"), default=str)
 
 
+def _shown(value: Any) -> str:
+    """A value of untrusted input as a message shows it: as written, if short."""
+    text = format_value(value) if isinstance(value, str | int | float | bool) or value is None else shorten(value)
+    return text if len(text) <= 60 else shorten(text)
+
+
 def _describe(error: Any) -> str:
     # The checks across fields (CampaignSpec._consistent) name their field in the message.
     if not error["loc"]:
         return str(error["msg"]).removeprefix("Value error, ")
-    return scenarios._describe(error)
+    return scenarios.describe(error)
 
 
 def parse_spec(data: Any) -> CampaignSpec:
     if not isinstance(data, dict):
         raise ScenarioError(["campaign: a campaign is a mapping of fields"])
+    check_depth(data, "campaign")
     try:
         return CampaignSpec.model_validate(data)
     except ValidationError as error:
@@ -129,11 +135,10 @@ def parse_spec(data: Any) -> CampaignSpec:
 
 def _read_yaml(file: Path, what: str) -> Any:
     try:
-        return yaml.safe_load(file.read_text())
+        text = file.read_text()
     except OSError as error:
         raise ScenarioError([f"{file}: cannot read the {what} file ({error.strerror})"]) from None
-    except yaml.YAMLError as error:
-        raise ScenarioError([f"{file}: not valid YAML ({error})"]) from None
+    return parse_yaml(text, str(file))
 
 
 def _base_scenario(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> tuple[dict[str, Any], Path]:
@@ -148,7 +153,7 @@ def _base_scenario(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> tuple[
             if file.is_file():
                 data = _read_yaml(file, "scenario")
                 if not isinstance(data, dict):
-                    raise ScenarioError([f"{file}: a scenario is a mapping of fields"])
+                    raise ScenarioError([f"scenario: {file} is not a mapping of fields"])
                 return data, file.parent
     raise ScenarioError([f"scenario: no scenario file {spec.scenario!r} in {base_dir} or {labs_dir}"])
 
@@ -163,15 +168,14 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
         try:
             set_path(base, path, copy.deepcopy(value))
         except ScenarioError as error:
-            problems += [f"set {path}={format_value(value)}: {problem}" for problem in error.problems]
+            problems += [f"set.{path}: {problem}" for problem in error.problems]
     if problems:
         raise ScenarioError(problems)
     # Each configuration is validated once; its iterations differ only in name and seed.
     configurations: list[tuple[dict[str, Any], Scenario]] = []
     for index, values in enumerate(itertools.product(*spec.matrix.values())):
         parameters = dict(zip(spec.matrix, values, strict=True))
-        where = (f"matrix {', '.join(f'{path}={format_value(value)}' for path, value in parameters.items())} "
-                 f"(configuration {index})") if parameters else "scenario"
+        where = f"configuration {index} ({', '.join(f'{path}={_shown(value)}' for path, value in parameters.items())})"
         data = copy.deepcopy(base)
         try:
             for path, value in parameters.items():
@@ -180,7 +184,7 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
             scenario.resolve_traces(scenario_dir)
             configurations.append((parameters, scenario))
         except ScenarioError as error:
-            problems += [f"{where}: {problem}" for problem in error.problems]
+            problems += [_in_matrix(problem, parameters, where) for problem in error.problems]
     if problems:
         raise ScenarioError(problems)
     items: list[CampaignItem] = []
@@ -191,6 +195,18 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
                                               "seed": seed, "iterations": 1})
             items.append(CampaignItem(len(items), configuration, iteration, parameters, run))
     return items
+
+
+def _in_matrix(problem: str, parameters: dict[str, Any], where: str) -> str:
+    """A problem of a configuration, named after the matrix entry it is about
+    (matrix.flows.0.cc), else the matrix, else the base scenario."""
+    field, _, message = problem.partition(": ")
+    if field in parameters:
+        return f"matrix.{field}: {where}: {message}"
+    entry = next((path for path in parameters if field.startswith(f"{path}.")), None)
+    if entry is not None:
+        return f"matrix.{entry}: {where}: {problem}"
+    return f"matrix: {where}: {problem}" if parameters else f"scenario.{problem}"
 
 
 def load_campaign(file: str | Path, labs_dir: Path) -> tuple[CampaignSpec, list[CampaignItem]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -28,7 +27,7 @@ from satlab.hystart import cubic_hystart
 from satlab.plan import Plan, make_plan, new_run_id
 from satlab.process import JsonLineChild
 from satlab.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
-from satlab.scenario import Scenario, ScenarioError, Trace
+from satlab.scenario import Scenario, ScenarioError, Trace, trace_problem
 from satlab.tools import TOOLS_DIR
 
 Event = dict[str, Any]
@@ -90,8 +89,11 @@ def preflight(scenario: Scenario) -> None:
     if scenario.cross_traffic and shutil.which("iperf3") is None:
         problems.append("cross_traffic: needs iperf3, which is not installed")
     for where, channel in scenario.channels():
-        if isinstance(channel, Trace) and not channel.file.is_file():
-            problems.append(f"{where}.file: {channel.file} is not a readable file")
+        if isinstance(channel, Trace):
+            if not channel.file.is_file():
+                problems.append(f"{where}.file: {channel.file} is not a readable file")
+            elif problem := trace_problem(channel):
+                problems.append(f"{where}.file: {problem}")
     if scenario.hystart is not None and not host.HYSTART.exists():
         problems.append(f"flows: hystart needs {host.HYSTART}, which this kernel lacks")
     if problems:
@@ -256,9 +258,8 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
     preflight(scenario)
     result = RunResult(run_id, "done")
     on_event({"type": "state", "state": "started", "run_id": run_id})
-    workdir = Path(tempfile.mkdtemp(prefix=f"satlab-{run_id}-"))
     try:
-        with topology.run_lock(run_id):
+        with topology.run_lock(run_id) as workdir:
             for iteration in range(scenario.iterations):
                 plan = make_plan(scenario, run_id, iteration)
                 outcome = _Iteration(scenario, plan, on_event, cancel).run(workdir / f"iteration{iteration}")
@@ -275,8 +276,6 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
     except Exception as error:  # reported as an event and in the result: the run failed
         result.status, result.error = "failed", str(error)
         on_event({"type": "error", "run_id": run_id, "message": str(error)})
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     on_event({"type": "state", "state": result.status, "run_id": run_id})
     on_event({"type": "summary", "run_id": run_id, **result.to_dict()})
     return result

@@ -1,5 +1,6 @@
 """What this host offers (satlab doctor; checks before a run), and where
-satlab keeps host-wide state (locks of live runs, Hystart claims)."""
+satlab keeps host-wide state (locks of live runs, Hystart claims, the runs'
+work directories)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import platform
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import IO, Any
 
@@ -15,7 +17,15 @@ from satlab.flows.registry import TRANSPORTS
 from satlab.tools import TOOLS_DIR
 
 HYSTART = Path("/sys/module/tcp_cubic/parameters/hystart")
+# Campaign claims and Hystart's saved value (kept on a container's data volume).
 LOCK_DIR = Path(os.environ.get("SATLAB_LOCK_DIR", "/run/satlab"))
+# A run holds RUN_LOCK_DIR/<run id>.lock for its whole life. Fixed, whatever
+# SATLAB_LOCK_DIR says: every satlab on the host (earlier versions included)
+# locks its runs here, so a sweep by any of them sees every live run.
+RUN_LOCK_DIR = Path("/run/satlab")
+# A run's work directory (downloads, qlogs, TLS keys) is WORK_ROOT/<run id>,
+# swept with the run's namespaces when its owner died.
+WORK_ROOT = Path(tempfile.gettempdir()) / "satlab-runs"
 
 
 def has_netem() -> bool:
@@ -82,12 +92,14 @@ def capabilities() -> dict[str, Any]:
     }
 
 
-def try_claim(name: str) -> IO[str] | None:
-    """An exclusive flock on LOCK_DIR/name, held until the returned file is
-    closed or this process dies (the kernel drops it then, so a crash never
-    leaves a stale claim); None if another process holds it."""
-    LOCK_DIR.mkdir(parents=True, exist_ok=True)
-    lock = open(LOCK_DIR / name, "a")  # noqa: SIM115 (the caller owns it)
+def try_claim(name: str, directory: Path | None = None) -> IO[str] | None:
+    """An exclusive flock on directory/name (default LOCK_DIR), held until
+    the returned file is closed or this process dies (the kernel drops it
+    then, so a crash never leaves a stale claim); None if another process
+    holds it."""
+    directory = directory or LOCK_DIR
+    directory.mkdir(parents=True, exist_ok=True)
+    lock = open(directory / name, "a")  # noqa: SIM115 (the caller owns it)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -96,19 +108,34 @@ def try_claim(name: str) -> IO[str] | None:
     return lock
 
 
-def release(name: str, lock: IO[str]) -> None:
+def release(name: str, lock: IO[str], directory: Path | None = None) -> None:
     """Give up a claim for good: its file goes (removed while still held, so
     that nobody holds a file already gone), then the lock."""
-    (LOCK_DIR / name).unlink(missing_ok=True)
+    ((directory or LOCK_DIR) / name).unlink(missing_ok=True)
     lock.close()
 
 
-def is_claimed(name: str) -> bool:
-    """True if a live process (this one included) holds LOCK_DIR/name."""
-    if not (LOCK_DIR / name).exists():
+def is_claimed(name: str, directory: Path | None = None) -> bool:
+    """True if a live process (this one included) holds directory/name
+    (default LOCK_DIR)."""
+    if not ((directory or LOCK_DIR) / name).exists():
         return False
-    lock = try_claim(name)
+    lock = try_claim(name, directory)
     if lock is None:
         return True
     lock.close()
     return False
+
+
+def run_lock_name(run_id: str) -> str:
+    """The run's lock in RUN_LOCK_DIR."""
+    return f"{run_id}.lock"
+
+
+def run_alive(run_id: str) -> bool:
+    """True if a live satlab process (any, this one included) holds the run's lock."""
+    return is_claimed(run_lock_name(run_id), RUN_LOCK_DIR)
+
+
+def work_dir(run_id: str) -> Path:
+    return WORK_ROOT / run_id

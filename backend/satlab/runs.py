@@ -29,6 +29,8 @@ log = logging.getLogger("satlab")
 Event = dict[str, Any]
 INTERRUPTED = ("the backend stopped before the run finished (it was restarted or killed); "
                "what the run had created was removed")
+INTERRUPTED_LEFT = ("the backend stopped before the run finished (it was restarted or killed); "
+                    "satlab could not remove all that dead runs left ({}): `satlab cleanup` as root retries")
 
 
 class Broker:
@@ -195,8 +197,9 @@ class RunManager:
             try:
                 engine.preflight(item.scenario)
             except ScenarioError as error:
-                raise ScenarioError([f"configuration {item.configuration} ({_parameters(item.parameters)}): "
-                                     f"{problem}" for problem in error.problems]) from None
+                # Each problem still starts with its field (the API's loc).
+                raise ScenarioError([f"{problem} (configuration {item.configuration}: "
+                                     f"{_parameters(item.parameters)})" for problem in error.problems]) from None
         campaign_id = f"c{secrets.token_hex(4)}"
         self.store.create_campaign(campaign_id, spec.name, spec.model_dump(mode="json"),
                                    [item.to_dict() for item in items], study, study_quick)
@@ -249,7 +252,9 @@ class RunManager:
     def _advance(self, campaign_id: str) -> None:
         """Keep `parallel` runs of the campaign going; close it when all ran."""
         with self._lock:
-            campaign = self._campaigns[campaign_id]
+            campaign = self._campaigns.get(campaign_id)
+            if campaign is None:  # closed already: cancelling its last queued run closed it
+                return
             if not campaign.cancelled:
                 pending = self.store.pending_items(campaign_id)
                 while len(campaign.running) < campaign.parallel and pending:
@@ -298,8 +303,9 @@ class RunManager:
         another live process has queued but not started yet is taken for
         dead: its process's claim covers running runs only.)"""
         removed = topology.sweep()
-        interrupted = self.store.interrupt_unfinished(
-            INTERRUPTED, alive=lambda run_id: host.is_claimed(f"{run_id}.lock"))
+        left = topology.leftovers()
+        message = INTERRUPTED_LEFT.format(", ".join(left[:4]) + (", …" if left[4:] else "")) if left else INTERRUPTED
+        interrupted = self.store.interrupt_unfinished(message, alive=host.run_alive)
         resumed = [campaign_id for campaign_id in self.store.campaigns_with_status("running")
                    if not host.is_claimed(_campaign_claim(campaign_id))]
         for campaign_id in resumed:

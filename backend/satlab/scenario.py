@@ -7,6 +7,8 @@ the dotted field path and what is allowed (see `ScenarioError`).
 from __future__ import annotations
 
 import math
+import re
+import reprlib
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -30,16 +32,28 @@ MAX_DURATION_S = 3600.0
 MAX_FLOWS = 16
 MAX_CROSS_TRAFFIC = 8
 SEED_MAX = 2**32 - 1  # libswf seeds are uint32
+# Untrusted input nests no deeper than this (a scenario nests 5 levels):
+# deeper data is refused before anything walks it recursively.
+MAX_DEPTH = 32
+# swf-tunnel's --symbol-bytes (codec/tools/swf-tunnel.c): at least 578, an
+# inner MTU of 576 (IPv4's minimum), and a repair datagram (symbol + IPv4,
+# UDP and repair headers, OUTER_OVERHEAD_BYTES) within the path's MTU.
+TUNNEL_MIN_SYMBOL_BYTES = 578
+TUNNEL_OUTER_OVERHEAD_BYTES = 41
+PATH_MTU = 1500  # of every link of a run (plan.MTU)
+TUNNEL_MAX_SYMBOL_BYTES = PATH_MTU - TUNNEL_OUTER_OVERHEAD_BYTES
 
 
-def _field_error(field: str, message: str, value: Any) -> ValidationError:
+def field_error(field: str, message: str, value: Any) -> ValidationError:
     """A refusal that names its own field (loc), raised from a model validator."""
     return ValidationError.from_exception_data("channel", [InitErrorDetails(
         type=PydanticCustomError("value_error", message), loc=(field,), input=value)])
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    """Unknown fields are refused (only a field's alias is accepted: `return`,
+    not `return_`) and types are strict: no text or bool for a number."""
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 Probability = Annotated[float, Field(ge=0, le=1)]
@@ -97,22 +111,22 @@ class GilbertElliottTime(ChannelBase):
         if None in statistics:
             if statistics != (None, None):
                 missing = "loss_time_ratio" if self.loss_time_ratio is None else "mean_burst_ms"
-                raise _field_error(missing, "give loss_time_ratio and mean_burst_ms together", None)
+                raise field_error(missing, "give loss_time_ratio and mean_burst_ms together", None)
             for name in ("p", "q"):
                 if getattr(self, name) is None:
-                    raise _field_error(name, "is required (or give loss_time_ratio and mean_burst_ms)", None)
+                    raise field_error(name, "is required (or give loss_time_ratio and mean_burst_ms)", None)
             return self
         assert self.loss_time_ratio is not None and self.mean_burst_ms is not None
         q = self.step_ms / self.mean_burst_ms
         p = q * self.loss_time_ratio / (1 - self.loss_time_ratio)
         if p > 1:
-            raise _field_error("loss_time_ratio", f"with mean_burst_ms {self.mean_burst_ms} needs p = {p:.3g} "
+            raise field_error("loss_time_ratio", f"with mean_burst_ms {self.mean_burst_ms} needs p = {p:.3g} "
                                "> 1 per step; lower it or lengthen the bursts", self.loss_time_ratio)
         # A stored scenario holds the derived p and q beside the statistics: they must agree.
         for name, derived in (("p", p), ("q", q)):
             given = getattr(self, name)
             if given is not None and not math.isclose(given, derived, rel_tol=1e-9, abs_tol=1e-12):
-                raise _field_error(name, f"is {given} but loss_time_ratio and mean_burst_ms give {derived:.6g}; "
+                raise field_error(name, f"is {given} but loss_time_ratio and mean_burst_ms give {derived:.6g}; "
                                    "give p and q, or the statistics", given)
         self.p, self.q = p, q
         return self
@@ -135,8 +149,37 @@ class Outage(ChannelBase):
 
 class Trace(ChannelBase):
     model: Literal["trace"]
-    file: Path  # lines "start_ms end_ms": packets sent in [start, end) are lost
+    file: Annotated[Path, Field(strict=False)]  # lines "start_ms end_ms": packets sent in [start, end) are lost
     trace_period_ms: float = Field(default=0.0, ge=0, le=1e9)
+
+
+MAX_TIME_MS = 1e12  # libswf's bound on every time (codec/src/channel.c)
+
+
+def trace_problem(trace: Trace) -> str | None:
+    """Why satlink would refuse trace.file (codec/tools/tool.c read_trace and
+    libswf's check: lines "start_ms end_ms", '#' starts a comment, intervals
+    in order without overlap, within trace_period_ms if it repeats), or None."""
+    try:
+        lines = trace.file.read_text(errors="replace").splitlines()
+    except OSError as error:
+        return f"{trace.file} cannot be read ({error.strerror})"
+    end_ms = 0.0
+    for number, line in enumerate(lines, 1):
+        fields = line.partition("#")[0].split()
+        if not fields:
+            continue
+        try:
+            start_ms, stop_ms = (float(field) for field in fields) if len(fields) == 2 else (math.nan, math.nan)
+        except ValueError:
+            start_ms = stop_ms = math.nan
+        if not (end_ms <= start_ms < stop_ms <= MAX_TIME_MS):
+            return (f"{trace.file} line {number} is not a loss interval \"start_ms end_ms\" after the one "
+                    f"before (0 <= start < end <= {MAX_TIME_MS:g}, in order, without overlap)")
+        end_ms = stop_ms
+    if 0 < trace.trace_period_ms < end_ms:
+        return f"trace_period_ms {trace.trace_period_ms} ends before the last interval of {trace.file} ({end_ms} ms)"
+    return None
 
 
 Channel = Annotated[Perfect | Bernoulli | GilbertElliottPacket | GilbertElliottTime | Outage | Trace,
@@ -204,9 +247,22 @@ class Tunnel(Strict):
     """The FEC tunnel S(k,z) between terminal and gateway."""
     k: int = Field(ge=1, le=1000)
     z: int = Field(ge=1, le=1000)
-    symbol_bytes: int | None = Field(default=None, ge=64, le=1459)
+    symbol_bytes: int | None = Field(default=None, ge=TUNNEL_MIN_SYMBOL_BYTES, le=TUNNEL_MAX_SYMBOL_BYTES)
     flush_ms: float = Field(default=10.0, ge=0, le=10_000)
-    protect: str = Field(default="all", pattern=r"^(all|none|(tcp|udp)(:\d{1,5})?(,(tcp|udp)(:\d{1,5})?)*)$")
+    protect: str = "all"  # all, none, or a comma list of tcp or udp, each with an optional :port
+
+    @field_validator("protect")
+    @classmethod
+    def _protect_rules(cls, protect: str) -> str:
+        if protect in ("all", "none"):
+            return protect
+        for rule in protect.split(","):
+            protocol, colon, port = rule.partition(":")
+            if protocol not in ("tcp", "udp") or (colon and not (re.fullmatch(r"[0-9]{1,5}", port)
+                                                                  and 1 <= int(port) <= 65535)):
+                raise ValueError(f"must be all, none, or a comma list of tcp or udp, each with an optional "
+                                 f":port from 1 to 65535 (tcp,udp:443); {shorten(rule)} is not one")
+        return protect
 
     @model_validator(mode="after")
     def _k_within_z(self) -> Tunnel:
@@ -291,12 +347,13 @@ class Scenario(Strict):
 
     @model_validator(mode="after")
     def _limits(self) -> Scenario:
-        if sum(group.count for group in self.flows) > MAX_FLOWS:
-            raise ValueError(f"at most {MAX_FLOWS} flows in all")
+        total = sum(group.count for group in self.flows)
+        if total > MAX_FLOWS:
+            raise field_error("flows", f"at most {MAX_FLOWS} flows in all (the counts add up to {total})", None)
         hystarts = {group.hystart for group in self.flows if group.hystart is not None}
         if len(hystarts) > 1:
-            raise ValueError("all TCP CUBIC flows share one hystart setting (a global kernel "
-                             "module parameter)")
+            raise field_error("flows", "all TCP CUBIC flows share one hystart setting (a global kernel "
+                               "module parameter)", None)
         return self
 
     @property
@@ -319,14 +376,26 @@ class Scenario(Strict):
 
 
 class ScenarioError(ValueError):
-    """An invalid scenario: one sentence per problem, each naming its field."""
+    """An invalid scenario: one sentence per problem, each starting with the
+    dotted path of its field and a colon (`flows.0.cc: …`), the API's `loc`."""
 
     def __init__(self, problems: list[str]):
         self.problems = problems
         super().__init__("; ".join(problems))
 
 
-def _describe(error: Mapping[str, Any]) -> str:
+_SHORT = reprlib.Repr(maxlevel=1, maxtuple=4, maxlist=4, maxarray=4, maxdict=4, maxset=4, maxfrozenset=4,
+                      maxdeque=4, maxstring=60, maxlong=40, maxother=60)
+
+
+def shorten(value: Any) -> str:
+    """repr(value) in at most about 60 characters, at a cost bounded whatever
+    the value's size: for messages about untrusted input."""
+    return _SHORT.repr(value)
+
+
+def describe(error: Mapping[str, Any]) -> str:
+    """A pydantic error as a sentence that starts with its field."""
     # Discriminated unions put the tag in the location (path.forward.channel.bernoulli.loss):
     # a reader wrote `channel.loss`, so the tag is left out.
     location = [str(part) for part in error["loc"]
@@ -338,20 +407,84 @@ def _describe(error: Mapping[str, Any]) -> str:
     elif error["type"] in ("union_tag_invalid", "union_tag_not_found"):
         message = f"model must be one of {', '.join(sorted(CHANNEL_MODELS))}"
     if error.get("input") is not None and error["type"] not in ("extra_forbidden", "missing"):
-        shown = repr(error["input"])
-        if len(shown) <= 60:
-            message += f" (got {shown})"
+        message += f" (got {shorten(error['input'])})"
     return f"{field}: {message}"
 
 
 CHANNEL_MODELS = ("perfect", "bernoulli", "ge-packet", "ge-time", "outage", "trace")
 
 
+def check_depth(data: Any, field: str) -> None:
+    """ScenarioError naming field if data nests deeper than MAX_DEPTH (walked
+    without recursion, so that any depth is cheap to refuse)."""
+    stack = [(data, 1)]
+    seen = set()  # a container held twice is walked once
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        for child in children:
+            if isinstance(child, dict | list) and id(child) not in seen:
+                if depth >= MAX_DEPTH:
+                    raise ScenarioError([f"{field}: nests deeper than {MAX_DEPTH} levels"])
+                seen.add(id(child))
+                stack.append((child, depth + 1))
+
+
 def validate(data: Any) -> Scenario:
+    check_depth(data, "scenario")
     try:
         return Scenario.model_validate(data)
     except ValidationError as error:
-        raise ScenarioError([_describe(e) for e in error.errors()]) from None
+        raise ScenarioError([describe(e) for e in error.errors()]) from None
+
+
+class _PlainLoader(yaml.SafeLoader):
+    """YAML without anchors and aliases: an alias may name a node that names
+    others, each expansion multiplying the data (a "billion laughs" of a few
+    hundred bytes takes gigabytes)."""
+
+    depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        problem = None
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+            problem = "anchors and aliases (& and *) are not accepted"
+        elif self.depth >= MAX_DEPTH:
+            problem = f"nests deeper than {MAX_DEPTH} levels"
+        if problem is not None:
+            raise yaml.composer.ComposerError(None, None, problem, event.start_mark)
+        self.depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def parse_yaml(text: str, field: str) -> Any:
+    """YAML text as data (safe types only, no anchors or aliases, nesting
+    within MAX_DEPTH); ScenarioError naming field otherwise."""
+    try:
+        data = yaml.load(text, Loader=_PlainLoader)  # noqa: S506 (a SafeLoader)
+    except yaml.YAMLError as error:
+        where = ""
+        if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
+            where = f" at line {error.problem_mark.line + 1}, column {error.problem_mark.column + 1}"
+        problem = error.problem if isinstance(error, yaml.MarkedYAMLError) and error.problem else "an error"
+        raise ScenarioError([f"{field}: not valid YAML: {problem[:200]}{where}"]) from None
+    return data
+
+
+# A dotted path: field names and list indices (ASCII digits only: "²".isdigit()).
+_PATH_PART = re.compile(r"^(?:[0-9]{1,6}|[A-Za-z_][A-Za-z0-9_-]{0,63})$")
+
+
+def _path_parts(dotted_path: str) -> list[str]:
+    parts = dotted_path.split(".")
+    if not all(_PATH_PART.match(part) for part in parts):
+        raise ScenarioError([f"set: {shorten(dotted_path)} is not a dotted path of field names and list "
+                             "indices (flows.0.cc)"])
+    return parts
 
 
 def set_path(data: dict[str, Any], dotted_path: str, value: Any) -> None:
@@ -360,7 +493,7 @@ def set_path(data: dict[str, Any], dotted_path: str, value: Any) -> None:
     missing or null containers on the way are created (a list where the
     next part is 0: cross_traffic.0.rate_mbps). Errors name the path as far
     as it was walked."""
-    parts = dotted_path.split(".")
+    parts = _path_parts(dotted_path)
     node: Any = data
     for depth, part in enumerate(parts):
         last = depth == len(parts) - 1
@@ -375,7 +508,7 @@ def set_path(data: dict[str, Any], dotted_path: str, value: Any) -> None:
         elif isinstance(node, dict):
             key = part
         else:
-            raise ScenarioError([f"{where}: {'.'.join(parts[:depth])} is not a mapping"])
+            raise ScenarioError([f"{where}: {'.'.join(parts[:depth]) or 'the scenario'} is not a mapping"])
         if last:
             node[key] = value
         else:
@@ -386,25 +519,21 @@ def set_path(data: dict[str, Any], dotted_path: str, value: Any) -> None:
 
 def apply_override(data: dict[str, Any], assignment: str) -> None:
     """Apply `dotted.path=value` to data in place (see set_path); the value is
-    a YAML scalar (`12`, `0.5`, `true`, `cubic`, `null`) or a YAML flow mapping."""
+    YAML: a scalar (`12`, `0.5`, `true`, `cubic`, `null`) or a flow mapping."""
     path, equals, text = assignment.partition("=")
     if not equals or not path:
-        raise ScenarioError([f"--set {assignment!r}: expected dotted.path=value"])
-    value = yaml.safe_load(text) if text else ""
-    try:
-        set_path(data, path, value)
-    except ScenarioError as error:
-        raise ScenarioError([f"--set {problem}" for problem in error.problems]) from None
+        raise ScenarioError([f"set: expected dotted.path=value, got {shorten(assignment)}"])
+    _path_parts(path)  # before its value: an error about the value names the path
+    set_path(data, path, parse_yaml(text, path) if text else "")
 
 
 def load(file: str | Path, overrides: Sequence[str] = ()) -> Scenario:
     """A scenario from a YAML file with `--set` overrides, validated after overriding."""
     try:
-        data = yaml.safe_load(Path(file).read_text())
+        text = Path(file).read_text()
     except OSError as error:
         raise ScenarioError([f"{file}: cannot read the scenario file ({error.strerror})"]) from None
-    except yaml.YAMLError as error:
-        raise ScenarioError([f"{file}: not valid YAML ({error})"]) from None
+    data = parse_yaml(text, str(file))
     if not isinstance(data, dict):
         raise ScenarioError([f"{file}: a scenario is a mapping of fields"])
     for assignment in overrides:

@@ -1,9 +1,10 @@
 """The namespaces of a run: client - terminal - [satellite link] - gateway -
 server, built from a plan and always removed.
 
-Each run holds an flock on /run/satlab/<run id>.lock for its whole life; a
-sweep removes the namespaces of runs whose lock nobody holds (their owner
-died), so concurrent runs never sweep each other.
+Each run holds an flock on /run/satlab/<run id>.lock (host.RUN_LOCK_DIR,
+the same for every satlab on the host, whatever its SATLAB_LOCK_DIR) for its
+whole life; a sweep removes what runs whose lock nobody holds (their owner
+died) left, so concurrent runs and satlab processes never sweep each other.
 """
 
 from __future__ import annotations
@@ -12,27 +13,34 @@ import contextlib
 import fcntl
 import os
 import re
+import shutil
 import signal
 from collections.abc import Iterator
+from pathlib import Path
 
-from satlab import hystart
-from satlab.host import LOCK_DIR
+from satlab import host, hystart
 from satlab.plan import NAME_PREFIX, Plan
 from satlab.process import run
 
+_RUN_ID = re.compile(r"^[0-9a-f]+$")
 _RUN_NAME = re.compile(rf"^{re.escape(NAME_PREFIX)}([0-9a-f]+)-\w+$")
 
 
 @contextlib.contextmanager
-def run_lock(run_id: str) -> Iterator[None]:
-    """Held while a run exists: tells a sweep the run is alive."""
-    LOCK_DIR.mkdir(parents=True, exist_ok=True)
-    path = LOCK_DIR / f"{run_id}.lock"
+def run_lock(run_id: str) -> Iterator[Path]:
+    """Held while a run exists: tells a sweep the run is alive. Yields the
+    run's work directory (mode 0700), removed with the run."""
+    host.RUN_LOCK_DIR.mkdir(parents=True, exist_ok=True)
+    path = host.RUN_LOCK_DIR / host.run_lock_name(run_id)
     with open(path, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        workdir = host.work_dir(run_id)
         try:
-            yield
+            host.WORK_ROOT.mkdir(mode=0o700, parents=True, exist_ok=True)
+            workdir.mkdir(mode=0o700)
+            yield workdir
         finally:
+            shutil.rmtree(workdir, ignore_errors=True)
             path.unlink(missing_ok=True)
 
 
@@ -86,27 +94,41 @@ def add_routes(plan: Plan) -> None:
             run(["ip", "-n", plan.namespaces[role], "route", "add", *route])
 
 
-def sweep() -> list[str]:
-    """Remove the namespaces of dead runs (their lock is free) and their claim
-    on CUBIC's Hystart; returns the namespaces' names."""
-    removed = []
-    LOCK_DIR.mkdir(parents=True, exist_ok=True)
+def _left_by_run() -> dict[str, list[str]]:
+    """What runs left on this host, by run id: namespaces, and the work
+    directory and Hystart claim of a run that may have died after removing
+    its namespaces."""
     by_run: dict[str, list[str]] = {}
     for name in existing_namespaces():
         if match := _RUN_NAME.match(name):
             by_run.setdefault(match.group(1), []).append(name)
-    for claim in LOCK_DIR.glob("hystart-*"):  # a run may die after removing its namespaces
-        by_run.setdefault(claim.name.removeprefix("hystart-"), [])
-    for run_id, names in by_run.items():
-        path = LOCK_DIR / f"{run_id}.lock"
-        with open(path, "a") as lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                continue  # a live run
-            for name in names:
+    others = [*host.LOCK_DIR.glob("hystart-*"), *(host.WORK_ROOT.iterdir() if host.WORK_ROOT.is_dir() else ())]
+    for path in others:
+        run_id = path.name.removeprefix("hystart-")
+        if _RUN_ID.match(run_id):
+            by_run.setdefault(run_id, []).append(str(path))
+    return by_run
+
+
+def sweep() -> list[str]:
+    """Remove what runs whose owner died left: namespaces (and what still runs
+    in them), work directories, Hystart claims. A run is dead when nobody
+    holds its lock in host.RUN_LOCK_DIR; returns the namespaces' names."""
+    removed = []
+    for run_id, things in _left_by_run().items():
+        lock = host.try_claim(host.run_lock_name(run_id), host.RUN_LOCK_DIR)
+        if lock is None:
+            continue  # a live run
+        for name in things:
+            if _RUN_NAME.match(name):
                 remove_namespace(name)
                 removed.append(name)
-            hystart.release(run_id)
-            path.unlink(missing_ok=True)
+        shutil.rmtree(host.work_dir(run_id), ignore_errors=True)
+        hystart.release(run_id)
+        host.release(host.run_lock_name(run_id), lock, host.RUN_LOCK_DIR)
     return removed
+
+
+def leftovers() -> list[str]:
+    """What dead runs left that a sweep could not remove (namespaces, paths)."""
+    return [thing for run_id, things in _left_by_run().items() if not host.run_alive(run_id) for thing in things]

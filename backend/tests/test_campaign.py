@@ -68,7 +68,7 @@ def test_expand_rejects_an_invalid_value_naming_the_matrix_entry():
     with pytest.raises(ScenarioError) as error:
         expand_dict(data)
     assert error.value.problems == [
-        "matrix flows.0.cc=westwood (configuration 1): flows.0.cc: is not a congestion control of tcp; "
+        "matrix.flows.0.cc: configuration 1 (flows.0.cc=westwood): is not a congestion control of tcp; "
         "allowed: cubic, bbr, reno (got 'westwood')"]
 
 
@@ -76,14 +76,14 @@ def test_expand_rejects_an_invalid_combination_only():
     data = {**CAMPAIGN, "set": {}, "matrix": {"flows.0.cc": ["cubic", "bbr"], "flows.0.hystart": [None, True]}}
     with pytest.raises(ScenarioError) as error:
         expand_dict(data)
-    assert [problem.split(": ")[0] for problem in error.value.problems] == [
-        "matrix flows.0.cc=bbr, flows.0.hystart=true (configuration 3)"]
+    assert [problem.split(": ")[:2] for problem in error.value.problems] == [
+        ["matrix.flows.0.hystart", "configuration 3 (flows.0.cc=bbr, flows.0.hystart=true)"]]
 
 
 def test_expand_rejects_a_path_that_does_not_exist():
-    with pytest.raises(ScenarioError, match=r"^set flows\.3\.cc=bbr: flows\.3: no such list item"):
+    with pytest.raises(ScenarioError, match=r"^set\.flows\.3\.cc: flows\.3: no such list item"):
         expand_dict({**CAMPAIGN, "set": {"flows.3.cc": "bbr"}})
-    with pytest.raises(ScenarioError, match=r"^matrix tunnel\.k\.x=1 \(configuration 0\): tunnel\.k\.x: tunnel\.k is"):
+    with pytest.raises(ScenarioError, match=r"^matrix\.tunnel\.k\.x: configuration 0 \(tunnel\.k\.x=1\): tunnel\.k is"):
         expand_dict({**CAMPAIGN, "set": {"tunnel.k": 5}, "matrix": {"tunnel.k.x": [1]}})
 
 

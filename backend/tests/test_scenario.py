@@ -124,7 +124,7 @@ def test_validate_quic_accepts_its_own_congestion_controls():
 
 
 def test_apply_override_rejects_a_missing_list_item():
-    expected = r"--set flows.3: no such list item \(the list has 1; index 1 appends one\)"
+    expected = r"flows.3: no such list item \(the list has 1; index 1 appends one\)"
     with pytest.raises(ScenarioError, match=expected):
         apply_override(geo_ideal(), "flows.3.cc=bbr")
 

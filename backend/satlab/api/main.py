@@ -11,33 +11,21 @@ import logging
 import time
 from collections.abc import AsyncIterator
 
-from fastapi import Depends, FastAPI, Request, status
-from fastapi.responses import JSONResponse
+from fastapi import Depends, FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from satlab.api import errors
 from satlab.api.auth import Auth
 from satlab.api.deps import require_user
 from satlab.api.routes import admin, auth, campaigns, channels, host, labs, runs
 from satlab.api.security import Audit, SameOrigin, StreamCounter
 from satlab.api.site import FrontendFiles, add_docs, document_inputs
 from satlab.runs import RunManager
-from satlab.scenario import ScenarioError
 from satlab.settings import Settings
 from satlab.store import Store
 
 log = logging.getLogger("satlab")
-
-
-def scenario_error_detail(error: ScenarioError) -> list[dict[str, object]]:
-    """FastAPI's 422 shape, one entry per problem: `loc` is the field's path
-    in the scenario (or campaign), `msg` the whole sentence."""
-    detail: list[dict[str, object]] = []
-    for problem in error.problems:
-        field, _, _ = problem.partition(": ")
-        loc = ["body", *field.split(".")] if " " not in field else ["body"]
-        detail.append({"loc": loc, "msg": problem, "type": "scenario_error"})
-    return detail
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -70,11 +58,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="satlab", summary="Transport experiments over emulated GEO satellite paths.",
-                  lifespan=lifespan, openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
-
-    @app.exception_handler(ScenarioError)
-    async def scenario_error(request: Request, error: ScenarioError) -> JSONResponse:
-        return JSONResponse({"detail": scenario_error_detail(error)}, status.HTTP_422_UNPROCESSABLE_CONTENT)
+                  lifespan=lifespan, openapi_url="/api/openapi.json", docs_url=None, redoc_url=None,
+                  max_body_size=settings.limits.max_request_bytes)
+    errors.install(app)
 
     add_docs(app, "/api/docs")
     document_inputs(app)
