@@ -56,7 +56,8 @@ typedef struct link_config {
 	double rate_mbps; /* 0: unlimited */
 	double delay_ms;
 	enum buffer_unit buffer_unit;
-	double buffer; /* in buffer_unit */
+	double buffer;              /* in buffer_unit */
+	const char *buffer_option; /* the option that set it: one per direction */
 	swf_channel_config channel;
 } link_config;
 
@@ -442,22 +443,35 @@ static int direction_option(const char *option, const char **base)
 	return 3;
 }
 
-static void set_link_option(link_config *c, const char *option, const char *base,
-			    const char *value)
+/* set_buffer records a direction's buffer; two units for one direction
+ * (--buffer-bytes and --ab-buffer-packets) are refused, not overridden. */
+static void set_buffer(link_config *c, const char *direction_name, const char *option,
+		       enum buffer_unit unit, double size)
+{
+	if (c->buffer_unit != BUFFER_UNLIMITED && c->buffer_unit != unit)
+		usage_fail("%s and %s both set the %s buffer: give it in bytes, packets or BDP, "
+			   "not two of them", c->buffer_option, option, direction_name);
+	c->buffer_unit = unit;
+	c->buffer = size;
+	c->buffer_option = option;
+}
+
+static void set_link_option(link_config *c, const char *direction_name, const char *option,
+			    const char *base, const char *value)
 {
 	if (strcmp(base, "rate-mbps") == 0) {
 		c->rate_mbps = parse_double(option, value, 0, false, 1e6);
 	} else if (strcmp(base, "delay-ms") == 0) {
 		c->delay_ms = parse_double(option, value, 0, true, 1e5);
 	} else if (strcmp(base, "buffer-bytes") == 0) {
-		c->buffer_unit = BUFFER_BYTES;
-		c->buffer = (double)parse_uint(option, value, 1, UINT32_MAX);
+		set_buffer(c, direction_name, option, BUFFER_BYTES,
+			   (double)parse_uint(option, value, 1, UINT32_MAX));
 	} else if (strcmp(base, "buffer-packets") == 0) {
-		c->buffer_unit = BUFFER_PACKETS;
-		c->buffer = (double)parse_uint(option, value, 1, RING_PACKETS);
+		set_buffer(c, direction_name, option, BUFFER_PACKETS,
+			   (double)parse_uint(option, value, 1, RING_PACKETS));
 	} else if (strcmp(base, "buffer-bdp") == 0) {
-		c->buffer_unit = BUFFER_BDP;
-		c->buffer = parse_double(option, value, 0, false, 1e3);
+		set_buffer(c, direction_name, option, BUFFER_BDP,
+			   parse_double(option, value, 0, false, 1e3));
 	} else if (strcmp(base, "channel") == 0) {
 		parse_channel(option, value, &c->channel);
 	} else {
@@ -492,8 +506,10 @@ int main(int argc, char **argv)
 		if (strcmp(option, "--a-netns") == 0 || strcmp(option, "--b-netns") == 0) {
 			netns[side] = value;
 		} else if (strcmp(option, "--a-dev") == 0 || strcmp(option, "--b-dev") == 0) {
+			tun_check_name(option, value);
 			dev[side] = value;
 		} else if (strcmp(option, "--a-addr") == 0 || strcmp(option, "--b-addr") == 0) {
+			tun_check_cidr(option, value);
 			addr[side] = value;
 		} else if (strcmp(option, "--mtu") == 0) {
 			mtu = (uint32_t)parse_uint(option, value, 576, 65535);
@@ -504,7 +520,8 @@ int main(int argc, char **argv)
 			int mask = direction_option(option, &base);
 			for (int k = 0; k < 2; k++)
 				if (mask & (1 << k))
-					set_link_option(&links[k], option, base, value);
+					set_link_option(&links[k], k == 0 ? "ab" : "ba", option, base,
+							value);
 		}
 	}
 	if (dev[0] == NULL || dev[1] == NULL)

@@ -533,8 +533,10 @@ static void parse_arguments(int argc, char **argv)
 			usage_fail("%s needs a value", option);
 		const char *value = argv[++i];
 		if (strcmp(option, "--dev") == 0) {
+			tun_check_name(option, value);
 			opt.dev = value;
 		} else if (strcmp(option, "--addr") == 0) {
+			tun_check_cidr(option, value);
 			opt.addr = value;
 		} else if (strcmp(option, "--local") == 0) {
 			parse_endpoint(option, value, &opt.local);

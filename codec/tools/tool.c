@@ -81,15 +81,54 @@ uint64_t parse_uint(const char *option, const char *text, uint64_t min, uint64_t
 	return value;
 }
 
-static const char *const channel_names[] = {
-	[SWF_CHANNEL_PERFECT] = "perfect", [SWF_CHANNEL_BERNOULLI] = "bernoulli",
-	[SWF_CHANNEL_GE_PACKET] = "ge-packet", [SWF_CHANNEL_GE_TIME] = "ge-time",
-	[SWF_CHANNEL_OUTAGE] = "outage",   [SWF_CHANNEL_TRACE] = "trace",
+/* Each model's name and keys: those it needs, then those it may take
+ * besides seed (space-separated), and an example. */
+static const struct channel_model {
+	const char *name, *required, *optional, *example;
+} channel_models[] = {
+	[SWF_CHANNEL_PERFECT] = {"perfect", "", "", "perfect"},
+	[SWF_CHANNEL_BERNOULLI] = {"bernoulli", "loss", "", "bernoulli:loss=0.01"},
+	[SWF_CHANNEL_GE_PACKET] = {"ge-packet", "p q", "loss_good loss_bad",
+				   "ge-packet:p=0.01,q=0.3"},
+	[SWF_CHANNEL_GE_TIME] = {"ge-time", "p q step_ms", "", "ge-time:p=0.01,q=0.167,step_ms=10"},
+	[SWF_CHANNEL_OUTAGE] = {"outage", "period_ms duration_ms", "phase_ms jitter_ms",
+				"outage:period_ms=258,duration_ms=15.5"},
+	[SWF_CHANNEL_TRACE] = {"trace", "file", "trace_period_ms", "trace:file=PATH"},
+};
+#define CHANNEL_MODELS (sizeof channel_models / sizeof channel_models[0])
+
+/* What swf_channel_config_check allows of each field it can name. */
+static const struct {
+	const char *field, *allowed;
+} channel_ranges[] = {
+	{"loss", "a probability in [0, 1]"},
+	{"p", "a probability in [0, 1]"},
+	{"q", "a probability in [0, 1]"},
+	{"loss_good", "a probability in [0, 1]"},
+	{"loss_bad", "a probability in [0, 1]"},
+	{"step_ms", "a time in [0.001, 1e12] ms"},
+	{"period_ms", "a time in [0.001, 1e12] ms"},
+	{"duration_ms", "a time in [0, period_ms] ms"},
+	{"phase_ms", "a time in [0, 1e12] ms"},
+	{"jitter_ms", "a time in [0, period_ms - duration_ms] ms"},
+	{"trace_period_ms", "0 (no repeat) or a time in [0.001, 1e12] ms that the trace's last "
+			    "interval ends within"},
+	{"intervals", "intervals in [0, 1e12] ms, each with start < end, after the one before"},
 };
 
 const char *channel_kind_name(swf_channel_kind kind)
 {
-	return channel_names[kind];
+	return channel_models[kind].name;
+}
+
+/* has_word says whether the space-separated list holds word. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+	for (const char *p = list; (p = strstr(p, word)) != NULL; p += len)
+		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+			return true;
+	return false;
 }
 
 /* read_trace loads "start_ms end_ms" lines ('#' starts a comment). */
@@ -130,27 +169,36 @@ void parse_channel(const char *option, const char *spec, swf_channel_config *con
 {
 	*config = (swf_channel_config){.seed = 1, .loss_bad = 1.0};
 	size_t name_len = strcspn(spec, ":");
-	bool known = false;
-	for (size_t kind = 0; kind < sizeof channel_names / sizeof channel_names[0]; kind++) {
-		if (strlen(channel_names[kind]) == name_len &&
-		    strncmp(spec, channel_names[kind], name_len) == 0) {
+	const struct channel_model *model = NULL;
+	for (size_t kind = 0; kind < CHANNEL_MODELS; kind++) {
+		if (strlen(channel_models[kind].name) == name_len &&
+		    strncmp(spec, channel_models[kind].name, name_len) == 0) {
 			config->kind = (swf_channel_kind)kind;
-			known = true;
+			model = &channel_models[kind];
 		}
 	}
-	if (!known)
+	if (model == NULL)
 		usage_fail("%s must start with perfect, bernoulli, ge-packet, ge-time, outage or "
 			   "trace, got \"%s\"", option, spec);
 
 	char *params = strdup(spec[name_len] == ':' ? spec + name_len + 1 : "");
+	char given[256] = ""; /* the keys seen, space-separated */
 	char *saveptr = NULL;
 	for (char *item = strtok_r(params, ",", &saveptr); item != NULL;
 	     item = strtok_r(NULL, ",", &saveptr)) {
 		char *equals = strchr(item, '=');
 		if (equals == NULL)
-			usage_fail("%s: \"%s\" must be key=value", option, item);
+			usage_fail("%s: \"%s\" in \"%s\" must be key=value", option, item, spec);
 		*equals = '\0';
 		const char *key = item, *value = equals + 1;
+		if (strcmp(key, "seed") != 0 && !has_word(model->required, key) &&
+		    !has_word(model->optional, key))
+			usage_fail("%s: the %s model takes no key \"%s\" (it takes %s%s%s seed; see "
+				   "--help)", option, model->name, key, model->required,
+				   model->optional[0] ? " " : "", model->optional);
+		if (has_word(given, key))
+			usage_fail("%s: %s is given twice in \"%s\"", option, key, spec);
+		snprintf(given + strlen(given), sizeof given - strlen(given), " %s", key);
 		char name[128];
 		snprintf(name, sizeof name, "%s %s", option, key);
 		struct {
@@ -169,29 +217,36 @@ void parse_channel(const char *option, const char *spec, swf_channel_config *con
 			{"jitter_ms", &config->jitter_ms},
 			{"trace_period_ms", &config->trace_period_ms},
 		};
-		bool matched = false;
-		for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++) {
-			if (strcmp(key, doubles[i].key) == 0) {
+		for (size_t i = 0; i < sizeof doubles / sizeof doubles[0]; i++)
+			if (strcmp(key, doubles[i].key) == 0)
 				*doubles[i].field = parse_double(name, value, -INFINITY, true,
 								 INFINITY);
-				matched = true;
-			}
-		}
-		if (strcmp(key, "seed") == 0) {
+		if (strcmp(key, "seed") == 0)
 			config->seed = (uint32_t)parse_uint(name, value, 0, UINT32_MAX);
-			matched = true;
-		} else if (strcmp(key, "file") == 0) {
+		else if (strcmp(key, "file") == 0)
 			read_trace(option, value, config);
-			matched = true;
-		}
-		if (!matched)
-			usage_fail("%s: unknown key \"%s\" (see --help)", option, key);
 	}
 	free(params);
+	char missing[128] = "";
+	char required[128];
+	snprintf(required, sizeof required, "%s", model->required);
+	for (char *key = strtok_r(required, " ", &saveptr); key != NULL;
+	     key = strtok_r(NULL, " ", &saveptr))
+		if (!has_word(given, key))
+			snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+				 missing[0] ? " and " : "", key);
+	if (missing[0])
+		usage_fail("%s: the %s model needs %s, missing from \"%s\" (e.g. %s)", option,
+			   model->name, missing, spec, model->example);
 	const char *bad_field = swf_channel_config_check(config);
-	if (bad_field != NULL)
-		usage_fail("%s: %s is out of range for the %s model in \"%s\"", option, bad_field,
-			   channel_kind_name(config->kind), spec);
+	if (bad_field == NULL)
+		return;
+	const char *allowed = "as --help describes";
+	for (size_t i = 0; i < sizeof channel_ranges / sizeof channel_ranges[0]; i++)
+		if (strcmp(bad_field, channel_ranges[i].field) == 0)
+			allowed = channel_ranges[i].allowed;
+	usage_fail("%s: %s is out of range for the %s model in \"%s\": it must be %s", option,
+		   bad_field, model->name, spec, allowed);
 }
 
 uint64_t now_ns(void)

@@ -35,7 +35,7 @@ uint64_t parse_uint(const char *option, const char *text, uint64_t min, uint64_t
  * Trace intervals are allocated and owned by the caller's config. */
 void parse_channel(const char *option, const char *spec, swf_channel_config *config);
 
-/* channel_describe writes the model name of a config ("ge-time"). */
+/* channel_kind_name returns the model name of a kind ("ge-time"). */
 const char *channel_kind_name(swf_channel_kind kind);
 
 /* now_ns reads CLOCK_MONOTONIC in nanoseconds. */

@@ -8,6 +8,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,22 +59,50 @@ static void set_ipv4(int sock, struct ifreq *ifr, unsigned long request, uint32_
 		fail_errno("set the %s of %s", what, ifr->ifr_name);
 }
 
+void tun_check_name(const char *option, const char *name)
+{
+	const char *percent = strchr(name, '%');
+	if (name[0] == '\0' || strlen(name) >= IFNAMSIZ ||
+	    name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-%")] !=
+		    '\0' ||
+	    (percent != NULL && (percent[1] != 'd' || strchr(percent + 1, '%') != NULL)))
+		usage_fail("%s must be 1 to %d letters, digits, '.', '_' or '-' (with at most one "
+			   "%%d, numbered by the kernel), got \"%s\"", option, IFNAMSIZ - 1, name);
+}
+
+/* parse_cidr reads "a.b.c.d/prefix" into the address and its netmask. */
+static bool parse_cidr(const char *cidr, struct in_addr *address, uint32_t *mask)
+{
+	char text[64];
+	unsigned prefix;
+	char extra;
+	if (sscanf(cidr, "%63[0-9.]/%u%c", text, &prefix, &extra) != 2 || prefix > 32 ||
+	    inet_pton(AF_INET, text, address) != 1)
+		return false;
+	*mask = prefix == 0 ? 0 : htonl(~0u << (32 - prefix));
+	return true;
+}
+
+void tun_check_cidr(const char *option, const char *cidr)
+{
+	struct in_addr address;
+	uint32_t mask;
+	if (!parse_cidr(cidr, &address, &mask))
+		usage_fail("%s must be IPv4 address/prefix like 10.0.0.1/24, got \"%s\"", option,
+			   cidr);
+}
+
 int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking,
 	       char *created_name)
 {
-	if (strlen(name) >= IFNAMSIZ)
-		usage_fail("device name \"%s\" is longer than %d characters", name, IFNAMSIZ - 1);
-	/* The name goes into JSON lines unescaped: no quote, no backslash. */
-	if (name[0] == '\0' || name[strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					   "0123456789._-%")] != '\0')
-		usage_fail("device name \"%s\" must be letters, digits, '.', '_', '-' (and %%d for "
-			   "the kernel to number it)", name);
 	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | (nonblocking ? O_NONBLOCK : 0));
 	if (fd < 0)
 		fail_errno("open /dev/net/tun");
 	struct ifreq ifr;
 	memset(&ifr, 0, sizeof ifr);
 	ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+	if (strlen(name) >= IFNAMSIZ)
+		fail("device name \"%s\" is longer than %d characters", name, IFNAMSIZ - 1);
 	strcpy(ifr.ifr_name, name);
 	if (ioctl(fd, TUNSETIFF, &ifr) != 0)
 		fail_errno("create TUN device %s", name);
@@ -92,16 +121,11 @@ int tun_create(const char *name, unsigned mtu, const char *cidr, int nonblocking
 	if (ioctl(sock, SIOCSIFMTU, &ifr) != 0)
 		fail_errno("set the MTU of %s to %u", name, mtu);
 	if (cidr != NULL) {
-		char address[64];
-		unsigned prefix;
-		char extra;
-		struct in_addr parsed;
-		if (sscanf(cidr, "%63[0-9.]/%u%c", address, &prefix, &extra) != 2 || prefix > 32 ||
-		    inet_pton(AF_INET, address, &parsed) != 1)
-			usage_fail("address of %s must be IPv4 address/prefix like 10.0.0.1/24, got "
-				   "\"%s\"", name, cidr);
-		uint32_t mask = prefix == 0 ? 0 : htonl(~0u << (32 - prefix));
-		set_ipv4(sock, &ifr, SIOCSIFADDR, parsed.s_addr, "address");
+		struct in_addr address;
+		uint32_t mask;
+		if (!parse_cidr(cidr, &address, &mask))
+			fail("address of %s must be IPv4 address/prefix, got \"%s\"", name, cidr);
+		set_ipv4(sock, &ifr, SIOCSIFADDR, address.s_addr, "address");
 		set_ipv4(sock, &ifr, SIOCSIFNETMASK, mask, "netmask");
 	}
 	if (ioctl(sock, SIOCGIFFLAGS, &ifr) != 0)
