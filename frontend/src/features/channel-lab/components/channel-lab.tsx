@@ -14,6 +14,7 @@ import { useResidualCurve } from '../hooks/use-residual-curve';
 import { type BurstBin, burstHistogram, lossRate, sampleLosses } from '../logic/loss-pattern';
 import { type ResidualCurveRequest, parseKs } from '../logic/residual-curve';
 import { BurstHistogram } from './burst-histogram';
+import { ChannelStatsPanel } from './channel-stats';
 import { LossRaster } from './loss-raster';
 import { ResidualChart, formatFraction } from './residual-chart';
 
@@ -134,6 +135,7 @@ export function ChannelLab({ codec }: ChannelLabProps) {
               </dl>
               <LossRaster lost={pattern.lost} packetMs={state.packetMs} packetsPerRow={rowPackets} />
             </section>
+            {prepared.request && <ChannelStatsPanel codec={codec} channel={prepared.request.channel} />}
             <div className="panel-row">
               <section className="panel" aria-labelledby={`${id}-bursts`}>
                 <h2 id={`${id}-bursts`}>Burst lengths</h2>
