@@ -1,7 +1,9 @@
 """Every refusal of the API in one shape: FastAPI's 422 `{"detail": [{"loc",
 "msg", "type"}]}`, `loc` the field's path in the body and `msg` a sentence
-that starts with it; a body larger than the app's max_body_size is a 413
-with a sentence, refused before it is read whole."""
+that starts with it; a body over the limit is a 413 with a sentence, refused
+before it is read whole (FastAPI's own max_body_size answers "Content Too
+Large" in plain text, and replaces any answer to a request whose
+Content-Length is over it)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,51 @@ from fastapi import FastAPI, Request, status
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from satlab.scenario import ScenarioError, describe
 
 Detail = list[dict[str, object]]
+
+
+class BodyTooLarge(Exception):
+    def __init__(self, max_bytes: int):
+        super().__init__(f"The request body is larger than {max_bytes} bytes, the most the API accepts "
+                         "(a scenario takes about 1 kB).")
+
+
+def _too_large(error: BodyTooLarge) -> JSONResponse:
+    return JSONResponse({"detail": str(error)}, status.HTTP_413_CONTENT_TOO_LARGE)
+
+
+class BodyLimit:
+    """A body over max_bytes is refused at once if its Content-Length says
+    so, else as soon as the bytes received pass the limit (the route's
+    parsing fails with BodyTooLarge, answered by install's handler)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length", "")
+        if declared.isdecimal() and int(declared) > self.max_bytes:
+            await _too_large(BodyTooLarge(self.max_bytes))(scope, receive, send)
+            return
+        received = 0
+
+        async def receive_within_limit() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.max_bytes:
+                raise BodyTooLarge(self.max_bytes)
+            return message
+        await self.app(scope, receive_within_limit, send)
 
 
 def _unprocessable(detail: Detail) -> JSONResponse:
@@ -52,8 +93,9 @@ def request_error_detail(error: RequestValidationError) -> Detail:
     return detail
 
 
-def install(app: FastAPI) -> None:
-    """The handlers that give every refusal its shape."""
+def install(app: FastAPI, max_body_bytes: int) -> None:
+    """The handlers that give every refusal its shape, and the body limit."""
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
 
     @app.exception_handler(ScenarioError)
     async def scenario_error(request: Request, error: ScenarioError) -> JSONResponse:
@@ -65,10 +107,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
-        if error.status_code == status.HTTP_413_CONTENT_TOO_LARGE:
-            limit = request.scope.get(MAX_BODY_SIZE_SCOPE_KEY)
-            return JSONResponse({"detail": f"The request body is larger than {limit} bytes, the most the API "
-                                           "accepts (a scenario takes about 1 kB)."}, error.status_code)
+        if isinstance(error.__cause__, BodyTooLarge):  # raised while the route read the body
+            return _too_large(error.__cause__)
         if error.status_code == status.HTTP_400_BAD_REQUEST and isinstance(error.__cause__, RecursionError):
             # FastAPI's JSON parsing gave up on a body nested too deep for it.
             return _unprocessable([{"loc": ["body"], "type": "json_too_deep",

@@ -58,9 +58,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.close()
 
     app = FastAPI(title="satlab", summary="Transport experiments over emulated GEO satellite paths.",
-                  lifespan=lifespan, openapi_url="/api/openapi.json", docs_url=None, redoc_url=None,
-                  max_body_size=settings.limits.max_request_bytes)
-    errors.install(app)
+                  lifespan=lifespan, openapi_url="/api/openapi.json", docs_url=None, redoc_url=None)
+    errors.install(app, settings.limits.max_request_bytes)
 
     add_docs(app, "/api/docs")
     document_inputs(app)
