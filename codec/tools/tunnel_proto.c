@@ -327,19 +327,11 @@ void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, u
 		return;
 	}
 	uint32_t end = stream_end(&packet);
-	/* Where a stream starts: a source's own ESI, or past a repair's window
-	 * (which of its sources came before is unknown). */
-	uint32_t start = packet.type == TUNNEL_SOURCE ? packet.esi : end;
-	if (!r->started) {
-		if (!start_stream(r, packet.session, start, now_ns)) {
-			r->counters.malformed++;
-			return;
-		}
-	} else if (packet.session != r->session || !near(r, end, r->next_esi)) {
-		/* It breaks the stream: believed only once a second datagram of
-		 * the same session agrees with it and nothing of the current
-		 * stream came in between (a restarted peer, an outage longer
-		 * than a window). */
+	if (!r->started || packet.session != r->session || !near(r, end, r->next_esi)) {
+		/* It starts a stream, or breaks the current one: believed only
+		 * once a second datagram of the same session agrees with it and
+		 * nothing of the current stream came in between (the first
+		 * datagrams, a restarted peer, an outage longer than a window). */
 		if (r->held_len == 0 || packet.session != r->held_session ||
 		    !near(r, end, r->held_end)) {
 			drop_held(r);
@@ -352,6 +344,8 @@ void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, u
 		tunnel_packet held;
 		tunnel_parse(r->held, r->held_len, r->symbol_bytes, &held); /* it parsed before */
 		r->held_len = 0;
+		/* The stream starts at the held source's ESI, or past the held
+		 * repair's window (which of its sources came before is unknown). */
 		if (!start_stream(r, held.session, held.type == TUNNEL_SOURCE ? held.esi : r->held_end,
 				  now_ns)) {
 			r->counters.malformed += 2;

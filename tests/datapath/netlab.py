@@ -300,6 +300,24 @@ def loss_runs(received: set[int], count: int) -> list[tuple[int, int]]:
     return runs
 
 
+def ipv4_udp(source: tuple[str, int], destination: tuple[str, int], payload: bytes) -> bytes:
+    """An IPv4 packet carrying one UDP datagram (no checksums: the kernel
+    fills the IP one on a raw socket, and a UDP checksum of 0 means none)."""
+    udp = struct.pack("!HHHH", source[1], destination[1], 8 + len(payload), 0)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28 + len(payload), 0, 0, 64, 17, 0,
+                     socket.inet_aton(source[0]), socket.inet_aton(destination[0]))
+    return ip + udp + payload
+
+
+def send_forged(ns: str, datagrams: list[bytes], source: tuple[str, int],
+                destination: tuple[str, int]) -> None:
+    """Send UDP datagrams from namespace ns that claim to come from `source`
+    (a raw socket writes the whole IP header)."""
+    with socket_in(ns, socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW) as raw:
+        for datagram in datagrams:
+            raw.sendto(ipv4_udp(source, destination, datagram), (destination[0], 0))
+
+
 # Inner addresses of the tunnel, inside the same namespaces.
 A_INNER, B_INNER = "10.88.0.1", "10.88.0.2"
 TUNNEL_PORT = 7000

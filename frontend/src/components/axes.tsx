@@ -7,6 +7,8 @@ export interface AxisProps {
   range: [number, number];
   /** The axis title. */
   title: string;
+  /** How far from the axis line the title sits, in pixels: clear of the widest tick label. */
+  titleOffset?: number;
 }
 
 /** AxisBottom draws a horizontal axis with ticks below it and a title. */
@@ -30,7 +32,7 @@ export function AxisBottom({ ticks, offset, range, title }: AxisProps) {
 }
 
 /** AxisLeft draws a vertical axis with ticks to its left and a rotated title. */
-export function AxisLeft({ ticks, offset, range, title }: AxisProps) {
+export function AxisLeft({ ticks, offset, range, title, titleOffset = 58 }: AxisProps) {
   return (
     <g className="axis" transform={`translate(${offset},0)`}>
       <line y1={range[0]} y2={range[1]} />
@@ -42,7 +44,7 @@ export function AxisLeft({ ticks, offset, range, title }: AxisProps) {
           </text>
         </g>
       ))}
-      <text className="axis-title" transform={`translate(-58,${(range[0] + range[1]) / 2}) rotate(-90)`} textAnchor="middle">
+      <text className="axis-title" transform={`translate(${-titleOffset},${(range[0] + range[1]) / 2}) rotate(-90)`} textAnchor="middle">
         {title}
       </text>
     </g>

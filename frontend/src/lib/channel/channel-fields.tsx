@@ -2,52 +2,46 @@ import { useId } from 'react';
 import { NumberField } from '../../components/number-field';
 import { SelectField } from '../../components/select-field';
 import type { ChannelKind } from '../codec/types';
-import {
-  type ChannelParams,
-  channelFieldsByKind,
-  channelKindLabels,
-  channelPresets,
-  parseTrace,
-} from './channel-params';
+import { FieldProblems, describedBy } from '../../components/field-problems';
+import { type ChannelParams, type ChannelProblems, channelFieldsByKind, channelKindLabels, channelPresets } from './channel-params';
 
 export interface ChannelFieldsProps {
   /** The channel as the lab holds it. */
   params: ChannelParams;
-  /** Called with the fields that changed. */
+  /** Called with the fields that changed, as typed: a value out of range comes back in problems. */
   onChange: (patch: Partial<ChannelParams>) => void;
+  /** What the codec would refuse, by field (channelProblems), shown beside each field. */
+  problems: ChannelProblems;
 }
 
-const numberFieldSpecs: Record<Exclude<keyof ChannelParams, 'kind' | 'trace'>, { label: string; min: number; max?: number }> = {
-  seed: { label: 'Seed', min: 0, max: 4294967295 },
-  packetMs: { label: 'Packet spacing (ms)', min: 0.001 },
-  loss: { label: 'Loss probability', min: 0, max: 1 },
-  p: { label: 'p, good → bad', min: 0, max: 1 },
-  q: { label: 'q, bad → good', min: 0, max: 1 },
-  lossGood: { label: 'Loss in the good state', min: 0, max: 1 },
-  lossBad: { label: 'Loss in the bad state', min: 0, max: 1 },
-  stepMs: { label: 'Step (ms)', min: 0.001 },
-  periodMs: { label: 'Period (ms)', min: 0.001 },
-  durationMs: { label: 'Outage duration (ms)', min: 0 },
-  phaseMs: { label: 'First outage at (ms)', min: 0 },
-  jitterMs: { label: 'Jitter (ms)', min: 0 },
-  tracePeriodMs: { label: 'Trace repeats every (ms, 0 = never)', min: 0 },
+// No min or max: every value typed reaches the lab, which refuses it beside the field
+// (channelProblems) rather than running on with the previous one.
+const numberFieldLabels: Record<Exclude<keyof ChannelParams, 'kind' | 'trace'>, string> = {
+  seed: 'Seed',
+  packetMs: 'Packet spacing (ms)',
+  loss: 'Loss probability',
+  p: 'p, good → bad',
+  q: 'q, bad → good',
+  lossGood: 'Loss in the good state',
+  lossBad: 'Loss in the bad state',
+  stepMs: 'Step (ms)',
+  periodMs: 'Period (ms)',
+  durationMs: 'Outage duration (ms)',
+  phaseMs: 'First outage at (ms)',
+  jitterMs: 'Jitter (ms)',
+  tracePeriodMs: 'Trace repeats every (ms, 0 = never)',
 };
 
 const customPreset = 'custom';
 
 /** ChannelFields edits a channel model: a preset, the model, its parameters, the seed, the packet spacing. */
-export function ChannelFields({ params, onChange }: ChannelFieldsProps) {
+export function ChannelFields({ params, onChange, problems }: ChannelFieldsProps) {
   const traceId = useId();
   const activePreset =
     channelPresets.find((preset) =>
       Object.entries(preset.params).every(([field, value]) => params[field as keyof ChannelParams] === value),
     )?.id ?? customPreset;
-  let traceError: string | undefined;
-  try {
-    parseTrace(params.trace);
-  } catch (error) {
-    traceError = (error as Error).message;
-  }
+  const traceProblems = problems.trace ?? [];
   return (
     <fieldset className="channel-fields">
       <legend>Channel</legend>
@@ -76,25 +70,32 @@ export function ChannelFields({ params, onChange }: ChannelFieldsProps) {
             <input
               id={traceId}
               value={params.trace}
-              aria-invalid={traceError !== undefined}
-              aria-describedby={`${traceId}-error`}
+              aria-invalid={traceProblems.length > 0}
+              aria-describedby={describedBy(`${traceId}-hint`, traceProblems.length > 0 && `${traceId}-problems`)}
               onChange={(event) => onChange({ trace: event.target.value })}
             />
-            <small id={`${traceId}-error`} className="hint" role={traceError ? 'alert' : undefined}>
-              {traceError ?? 'Packets sent inside an interval are lost.'}
+            <small id={`${traceId}-hint`} className="hint">
+              Packets sent inside an interval are lost.
             </small>
+            <FieldProblems id={`${traceId}-problems`} problems={traceProblems} />
           </div>
         ) : (
           <NumberField
             key={field}
-            {...numberFieldSpecs[field as keyof typeof numberFieldSpecs]}
+            label={numberFieldLabels[field as keyof typeof numberFieldLabels]}
             value={params[field] as number}
             onChange={(value) => onChange({ [field]: value })}
+            problems={problems[field]}
           />
         ),
       )}
-      <NumberField {...numberFieldSpecs.packetMs} value={params.packetMs} onChange={(packetMs) => onChange({ packetMs })} />
-      <NumberField {...numberFieldSpecs.seed} step={1} value={params.seed} onChange={(seed) => onChange({ seed })} />
+      <NumberField
+        label={numberFieldLabels.packetMs}
+        value={params.packetMs}
+        onChange={(packetMs) => onChange({ packetMs })}
+        problems={problems.packetMs}
+      />
+      <NumberField label={numberFieldLabels.seed} step={1} value={params.seed} onChange={(seed) => onChange({ seed })} problems={problems.seed} />
     </fieldset>
   );
 }

@@ -130,3 +130,80 @@ export function toChannelConfig(params: ChannelParams): ChannelConfig {
       return { kind: 'trace', intervals: parseTrace(params.trace), tracePeriodMs: params.tracePeriodMs };
   }
 }
+
+/** What is wrong with each field of a channel, one sentence each; no key when nothing is. */
+export type ChannelProblems = Partial<Record<keyof ChannelParams, string[]>>;
+
+/** The codec's longest time, in ms (codec/src/channel.c, MAX_TIME_MS). */
+const maxTimeMs = 1e12;
+/** The codec rounds times to whole µs; a positive time must be at least 1 µs. */
+const microseconds = (ms: number) => Math.round(ms * 1000);
+
+/**
+ * channelProblems refuses what the codec's channel refuses (swf_channel_config_check), field by
+ * field and for the model's own fields only, so that a form can say it beside the field instead
+ * of the codec failing on the whole configuration.
+ */
+export function channelProblems(params: ChannelParams): ChannelProblems {
+  const problems: ChannelProblems = {};
+  const refuse = (field: keyof ChannelParams, sentence: string) => {
+    problems[field] = [sentence];
+  };
+  const isTime = (ms: number) => Number.isFinite(ms) && ms >= 0 && ms <= maxTimeMs;
+  const isPositiveTime = (ms: number) => isTime(ms) && microseconds(ms) >= 1;
+  if (!Number.isInteger(params.seed) || params.seed < 0 || params.seed > 4294967295) {
+    refuse('seed', 'The seed must be a whole number from 0 to 4294967295.');
+  }
+  if (!isPositiveTime(params.packetMs)) refuse('packetMs', 'The packet spacing must be a time of at least 0.001 ms.');
+  for (const field of channelFieldsByKind[params.kind]) {
+    const value = params[field];
+    if (typeof value !== 'number') continue;
+    if (['loss', 'p', 'q', 'lossGood', 'lossBad'].includes(field) && !(value >= 0 && value <= 1)) {
+      refuse(field, `${channelFieldNames[field]} must be a probability from 0 to 1.`);
+    }
+  }
+  if (params.kind === 'ge_time' && !isPositiveTime(params.stepMs)) refuse('stepMs', 'The step must be a time of at least 0.001 ms.');
+  if (params.kind === 'outage') {
+    const { periodMs, durationMs, phaseMs, jitterMs } = params;
+    if (!isPositiveTime(periodMs)) refuse('periodMs', 'The period must be a time of at least 0.001 ms.');
+    else if (!isTime(durationMs) || microseconds(durationMs) > microseconds(periodMs)) {
+      refuse('durationMs', `The outage duration must be a time from 0 to the period (${periodMs} ms).`);
+    } else if (!isTime(jitterMs) || microseconds(jitterMs) > microseconds(periodMs) - microseconds(durationMs)) {
+      refuse('jitterMs', `The jitter must be a time from 0 to the period minus the duration (${Number((periodMs - durationMs).toFixed(3))} ms).`);
+    }
+    if (!isTime(phaseMs)) refuse('phaseMs', 'The first outage must start at a time of at least 0 ms.');
+  }
+  if (params.kind === 'trace') {
+    let intervals: LossInterval[] = [];
+    try {
+      intervals = parseTrace(params.trace);
+    } catch (error) {
+      refuse('trace', (error as Error).message);
+    }
+    const disorder = intervals.findIndex(
+      (interval, index) =>
+        !isTime(interval.endMs) ||
+        microseconds(interval.startMs) >= microseconds(interval.endMs) ||
+        (index > 0 && microseconds(interval.startMs) < microseconds(intervals[index - 1].endMs)),
+    );
+    if (disorder >= 0) {
+      const { startMs, endMs } = intervals[disorder];
+      refuse('trace', `The loss interval ${startMs}-${endMs} must end after it starts and start after the one before it ends.`);
+    }
+    const lastEndMs = intervals.at(-1)?.endMs ?? 0;
+    const period = params.tracePeriodMs;
+    if (!isTime(period) || (period > 0 && (!isPositiveTime(period) || microseconds(period) < microseconds(lastEndMs)))) {
+      refuse('tracePeriodMs', `The trace period must be 0 (play the trace once) or at least the last interval's end (${lastEndMs} ms).`);
+    }
+  }
+  return problems;
+}
+
+/** How the sentences above name each parameter. */
+const channelFieldNames: Partial<Record<keyof ChannelParams, string>> = {
+  loss: 'The loss probability',
+  p: 'p',
+  q: 'q',
+  lossGood: 'The loss in the good state',
+  lossBad: 'The loss in the bad state',
+};

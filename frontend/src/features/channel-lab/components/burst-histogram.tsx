@@ -1,20 +1,21 @@
 import { max, scaleLinear } from 'd3';
 import { useId } from 'react';
-import type { BurstBin } from '../logic/loss-pattern';
 import { AxisBottom, AxisLeft } from '../../../components/axes';
+import { useWidth } from '../hooks/use-width';
+import type { BurstBin } from '../logic/loss-pattern';
 
 export interface BurstHistogramProps {
   /** Bursts counted by length. */
   bins: BurstBin[];
 }
 
-const width = 560;
 const height = 300;
-const margin = { top: 14, right: 16, bottom: 52, left: 76 };
+const margin = { top: 14, right: 16, bottom: 56, left: 84 };
 
 /** BurstHistogram draws how many bursts of each length of consecutive losses the channel made. */
 export function BurstHistogram({ bins }: BurstHistogramProps) {
   const titleId = useId();
+  const [box, width] = useWidth<HTMLDivElement>(560);
   const longest = max(bins, (bin) => bin.length) ?? 1;
   const x = scaleLinear()
     .domain([0.5, longest + 0.5])
@@ -26,30 +27,36 @@ export function BurstHistogram({ bins }: BurstHistogramProps) {
   const barWidth = Math.max(1, x(1.5) - x(0.5) - 2);
   const summary = bins.map((bin) => `${bin.count} of length ${bin.length}`).join(', ');
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart">
-      <title id={titleId}>{bins.length === 0 ? 'No bursts: nothing was lost.' : `Burst lengths: ${summary}.`}</title>
-      {bins.map((bin) => (
-        <rect
-          key={bin.length}
-          className="bar"
-          x={x(bin.length) - barWidth / 2}
-          y={y(bin.count)}
-          width={barWidth}
-          height={y(0) - y(bin.count)}
+    <div className="chart-box" ref={box}>
+      <svg width={width} height={height} role="img" aria-labelledby={titleId} className="chart">
+        <title id={titleId}>{bins.length === 0 ? 'No bursts: nothing was lost.' : `Burst lengths: ${summary}.`}</title>
+        {bins.map((bin) => (
+          <rect
+            key={bin.length}
+            className="bar"
+            x={x(bin.length) - barWidth / 2}
+            y={y(bin.count)}
+            width={barWidth}
+            height={y(0) - y(bin.count)}
+          />
+        ))}
+        <AxisBottom
+          offset={height - margin.bottom}
+          range={[margin.left, width - margin.right]}
+          ticks={x
+            .ticks(Math.min(Math.floor(width / 60), longest))
+            .filter(Number.isInteger)
+            .map((tick) => ({ position: x(tick), label: String(tick) }))}
+          title="Burst length, packets lost in a row"
         />
-      ))}
-      <AxisBottom
-        offset={height - margin.bottom}
-        range={[margin.left, width - margin.right]}
-        ticks={x.ticks(Math.min(10, longest)).filter(Number.isInteger).map((tick) => ({ position: x(tick), label: String(tick) }))}
-        title="Burst length (consecutive packets lost)"
-      />
-      <AxisLeft
-        offset={margin.left}
-        range={[height - margin.bottom, margin.top]}
-        ticks={y.ticks(5).filter(Number.isInteger).map((tick) => ({ position: y(tick), label: String(tick) }))}
-        title="Bursts"
-      />
-    </svg>
+        <AxisLeft
+          offset={margin.left}
+          range={[height - margin.bottom, margin.top]}
+          ticks={y.ticks(5).filter(Number.isInteger).map((tick) => ({ position: y(tick), label: tick.toLocaleString('en') }))}
+          title="Bursts"
+          titleOffset={70}
+        />
+      </svg>
+    </div>
   );
 }

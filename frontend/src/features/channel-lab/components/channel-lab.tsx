@@ -1,22 +1,30 @@
 import { useId, useMemo } from 'react';
+import { HelpTip } from '../../../components/help-tip';
 import { Measure } from '../../../components/measure';
 import { NumberField } from '../../../components/number-field';
+import { TextField } from '../../../components/text-field';
 import {
   ChannelFields,
   channelKindLabels,
   channelPresets,
+  channelProblems,
   defaultChannelParams,
   toChannelConfig,
 } from '../../../lib/channel';
+import { codeProblems, hasProblems, kAboveZ, wholeNumberProblem } from '../../../lib/code-limits';
 import type { Codec } from '../../../lib/codec';
 import { useUrlState } from '../../../lib/url-state';
 import { useResidualCurve } from '../hooks/use-residual-curve';
+import { formatCount, formatPercent } from '../logic/format';
+import { channelGlossary } from '../logic/glossary';
 import { type BurstBin, burstHistogram, lossRate, sampleLosses } from '../logic/loss-pattern';
-import { type ResidualCurveRequest, parseKs } from '../logic/residual-curve';
+import { type ResidualCurveRequest, type ResidualPoint, parseKs } from '../logic/residual-curve';
+import { convergenceNote } from '../logic/convergence';
+import { residualEstimate } from '../logic/residual-interval';
 import { BurstHistogram } from './burst-histogram';
 import { ChannelStatsPanel } from './channel-stats';
 import { LossRaster } from './loss-raster';
-import { ResidualChart, formatFraction } from './residual-chart';
+import { ResidualChart } from './residual-chart';
 
 export interface ChannelLabProps {
   /** The loaded WebAssembly codec. */
@@ -38,7 +46,15 @@ const defaults = {
   sources: 50000,
 };
 
-type CurveSettings = Omit<typeof defaults, 'packets' | 'rowPackets'>;
+type State = typeof defaults;
+type CurveSettings = Omit<State, 'packets' | 'rowPackets'>;
+
+/** The lab's own ranges, beside the codec's: what the page can draw and compute in reasonable time. */
+const sampleLimits = {
+  packets: { min: 100, max: 1_000_000 },
+  rowPackets: { min: 10, max: 100_000 },
+  sources: { min: 100, max: 10_000_000 },
+};
 
 interface LossPattern {
   lost: Uint8Array;
@@ -51,91 +67,113 @@ const page = { lab: 'channel' };
 /** The redundancy settings of the studies behind satlab, marked in the results. */
 const studiedKs = [2, 5, 10];
 
+/** settingProblems is what the lab refuses of its settings, by field, one sentence each. */
+function settingProblems(state: State): Partial<Record<keyof State, string[]>> {
+  const problems: Partial<Record<keyof State, string[]>> = { ...channelProblems(state), ...codeProblems({ z: state.z }) };
+  const names = { packets: 'Packets drawn', rowPackets: 'Packets per row', sources: 'Source packets per k' };
+  for (const field of ['packets', 'rowPackets', 'sources'] as const) {
+    const problem = wholeNumberProblem(names[field], state[field], sampleLimits[field]);
+    if (problem) problems[field] = [problem];
+  }
+  try {
+    const tooLarge = parseKs(state.ks).filter((k) => k > state.z);
+    if (tooLarge.length > 0 && !problems.z) problems.ks = [kAboveZ(tooLarge[0], state.z)];
+  } catch (error) {
+    problems.ks = [(error as Error).message];
+  }
+  return problems;
+}
+
 /**
  * ChannelLab shows what a channel model does to a packet stream: losses over time, burst lengths,
  * the measured loss rate, and the residual loss after S(k,z) for a range of k, by Monte-Carlo with
- * the WebAssembly codec.
+ * the WebAssembly codec in a Web Worker.
  */
 export function ChannelLab({ codec }: ChannelLabProps) {
   const [state, update] = useUrlState(defaults, choices, page);
   const id = useId();
-  // The Monte-Carlo reruns when a setting it depends on changes: not for the sample or the raster.
+  const problems = settingProblems(state);
+  const refused = hasProblems(problems);
   const { packets, rowPackets, ...curveSettings } = state;
-  const curveKey = JSON.stringify(curveSettings);
-  const prepared = useMemo(() => prepare(JSON.parse(curveKey) as CurveSettings), [curveKey]);
+  // The Monte-Carlo reruns when a setting it depends on changes: not for the sample or the raster.
+  const curveKey = refused ? '' : JSON.stringify(curveSettings);
+  const request = useMemo(() => (curveKey ? toRequest(JSON.parse(curveKey) as CurveSettings) : undefined), [curveKey]);
+  const patternKey = refused ? '' : JSON.stringify([curveKey, packets]);
 
-  const pattern = useMemo<LossPattern | { error: string } | undefined>(() => {
-    if (!prepared.request) return undefined;
-    try {
-      const lost = sampleLosses(codec, prepared.request.channel, prepared.request.packetMs, packets);
-      return { lost, bins: burstHistogram(lost), rate: lossRate(lost) };
-    } catch (error) {
-      return { error: (error as Error).message };
-    }
-  }, [codec, prepared, packets]);
-  const curve = useResidualCurve(codec, pattern && 'error' in pattern ? undefined : prepared.request);
-  const error = prepared.error ?? (pattern && 'error' in pattern ? pattern.error : undefined) ?? curve.error;
-  const bursts = pattern && 'bins' in pattern ? pattern.bins : [];
+  const pattern = useMemo<LossPattern | undefined>(() => {
+    if (!request || !patternKey) return undefined;
+    const lost = sampleLosses(codec, request.channel, request.packetMs, packets);
+    return { lost, bins: burstHistogram(lost), rate: lossRate(lost) };
+  }, [codec, request, packets, patternKey]);
+  const curve = useResidualCurve(request);
+  const bursts = pattern?.bins ?? [];
   const burstCount = bursts.reduce((total, bin) => total + bin.count, 0);
   const meanBurst = burstCount === 0 ? 0 : bursts.reduce((total, bin) => total + bin.length * bin.count, 0) / burstCount;
+  const counted = Math.min(...curve.points.map((point) => point.sources));
 
   return (
     <div className="lab">
       <form className="lab-settings" aria-label="Channel lab settings" onSubmit={(event) => event.preventDefault()}>
-        <ChannelFields params={state} onChange={update} />
+        <ChannelFields params={state} onChange={update} problems={problems} />
         <fieldset>
           <legend>Sample</legend>
-          <NumberField label="Packets drawn" min={100} max={1_000_000} step={1000} value={packets} onChange={(value) => update({ packets: value })} />
+          <NumberField label="Packets drawn" step={1000} value={packets} onChange={(value) => update({ packets: value })} problems={problems.packets} />
           <NumberField
             label="Packets per row"
-            min={10}
-            max={100_000}
             step={10}
             value={rowPackets}
             onChange={(value) => update({ rowPackets: value })}
             hint="Rows as long as an outage period line its outages up."
+            problems={problems.rowPackets}
           />
         </fieldset>
         <fieldset>
           <legend>Monte-Carlo of S(k,z)</legend>
-          <NumberField label="z, window size" min={1} max={4095} step={1} value={state.z} onChange={(z) => update({ z })} />
-          <div className="field">
-            <label htmlFor={`${id}-ks`}>Values of k</label>
-            <input id={`${id}-ks`} value={state.ks} onChange={(event) => update({ ks: event.target.value })} aria-describedby={`${id}-ks-hint`} />
-            <small id={`${id}-ks-hint`} className="hint">
-              A list like 1,2,5-8
-            </small>
-          </div>
+          <NumberField label="z, window size" step={1} value={state.z} onChange={(z) => update({ z })} problems={problems.z} />
+          <TextField
+            label="Values of k"
+            value={state.ks}
+            onChange={(ks) => update({ ks })}
+            hint="A list like 1,2,5-8, each at most z"
+            problems={problems.ks}
+          />
           <NumberField
             label="Source packets per k"
-            min={100}
-            max={10_000_000}
             step={10000}
             value={state.sources}
             onChange={(sources) => update({ sources })}
+            problems={problems.sources}
+            hint="More sources narrow each point's 95 % interval, as 1/√n."
           />
         </fieldset>
       </form>
       <div className="lab-stage">
-        {error && (
+        {refused && (
           <p className="error" role="alert">
-            {error}
+            The lab cannot run these settings: each refused field says why, beside it.
           </p>
         )}
-        {pattern && 'lost' in pattern && (
+        {curve.error && (
+          <p className="error" role="alert">
+            {curve.error}
+          </p>
+        )}
+        {pattern && (
+          <section className="panel" aria-labelledby={`${id}-pattern`}>
+            <h2 id={`${id}-pattern`}>Losses over time</h2>
+            <dl className="counters">
+              <Measure label="Measured loss" value={formatPercent(pattern.rate)} help={channelGlossary.measuredLoss} />
+              <Measure label="Packets drawn" value={pattern.lost.length.toLocaleString('en')} help={channelGlossary.packetsDrawn} />
+              <Measure label="Bursts" value={burstCount.toLocaleString('en')} help={channelGlossary.bursts} />
+              <Measure label="Mean burst" value={formatCount(meanBurst, 'packet')} help={channelGlossary.meanBurst} />
+              <Measure label="Packet spacing" value={`${state.packetMs} ms`} help={channelGlossary.packetSpacing} />
+            </dl>
+            <LossRaster lost={pattern.lost} packetMs={state.packetMs} packetsPerRow={rowPackets} />
+          </section>
+        )}
+        {request && <ChannelStatsPanel codec={codec} channel={request.channel} />}
+        {pattern && request && (
           <>
-            <section className="panel" aria-labelledby={`${id}-pattern`}>
-              <h2 id={`${id}-pattern`}>Losses over time</h2>
-              <dl className="counters">
-                <Measure label="Measured loss" value={formatFraction(pattern.rate)} />
-                <Measure label="Packets drawn" value={pattern.lost.length.toLocaleString('en')} />
-                <Measure label="Bursts" value={burstCount.toLocaleString('en')} />
-                <Measure label="Mean burst" value={`${meanBurst.toFixed(1)} packets`} />
-                <Measure label="Packet spacing" value={`${state.packetMs} ms`} />
-              </dl>
-              <LossRaster lost={pattern.lost} packetMs={state.packetMs} packetsPerRow={rowPackets} />
-            </section>
-            {prepared.request && <ChannelStatsPanel codec={codec} channel={prepared.request.channel} />}
             <div className="panel-row">
               <section className="panel" aria-labelledby={`${id}-bursts`}>
                 <h2 id={`${id}-bursts`}>Burst lengths</h2>
@@ -143,16 +181,26 @@ export function ChannelLab({ codec }: ChannelLabProps) {
               </section>
               <section className="panel" aria-labelledby={`${id}-residual`}>
                 <h2 id={`${id}-residual`}>Residual loss after S(k,{state.z})</h2>
-                {prepared.request && (
-                  <ResidualChart points={curve.points} ks={prepared.request.ks} z={state.z} sources={state.sources} />
-                )}
-                <p className="muted" role="status">
-                  {curve.running
-                    ? `Computing… ${curve.points.length} of ${prepared.request?.ks.length ?? 0} values of k`
-                    : `Done: ${curve.points.length} values of k`}
-                  {curve.packetsPerSecond > 0 &&
-                    ` · ${Math.round(curve.packetsPerSecond).toLocaleString('en')} packets/s through encoder, channel and decoder`}
-                </p>
+                <div className="monte-carlo-status">
+                  <p role="status">
+                    {curve.status === 'computing'
+                      ? `Computing… ${countedText(counted, state.sources)} source packets per k`
+                      : curve.status === 'stopped'
+                        ? `Stopped at ${countedText(counted, state.sources)} source packets per k.`
+                        : curve.status === 'done'
+                          ? `Done: ${state.sources.toLocaleString('en')} source packets per k`
+                          : ''}
+                    {curve.packetsPerSecond > 0 &&
+                      ` · ${Math.round(curve.packetsPerSecond).toLocaleString('en')} packets/s through encoder, channel and decoder, in a Web Worker`}
+                  </p>
+                  {curve.status === 'computing' && (
+                    <button type="button" onClick={curve.stop}>
+                      Stop
+                    </button>
+                  )}
+                </div>
+                <ResidualChart points={curve.points} z={state.z} sources={state.sources} />
+                {curve.points.length > 0 && <p className="convergence-note">{convergenceNote(curve.points, curve.status !== 'computing')}</p>}
               </section>
             </div>
             <section className="panel" aria-labelledby={`${id}-table`}>
@@ -166,7 +214,17 @@ export function ChannelLab({ codec }: ChannelLabProps) {
   );
 }
 
-function ResultsTable({ points, z }: { points: ReturnType<typeof useResidualCurve>['points']; z: number }) {
+const countedText = (counted: number, sources: number) =>
+  `${(Number.isFinite(counted) ? counted : 0).toLocaleString('en')} of ${sources.toLocaleString('en')}`;
+
+function ResultsTable({ points, z }: { points: ResidualPoint[]; z: number }) {
+  const headers: [string, string][] = [
+    ['Overhead', channelGlossary.overhead],
+    ['Channel loss', channelGlossary.channelLoss],
+    ['Residual loss', channelGlossary.residualLoss],
+    ['95 % interval', channelGlossary.interval],
+    ['Sources', channelGlossary.sources],
+  ];
   return (
     <div className="table-scroll">
       <table className="results">
@@ -174,43 +232,42 @@ function ResultsTable({ points, z }: { points: ReturnType<typeof useResidualCurv
         <thead>
           <tr>
             <th scope="col">Code</th>
-            <th scope="col">Overhead</th>
-            <th scope="col">Channel loss</th>
-            <th scope="col">Residual loss</th>
-            <th scope="col">Sources</th>
+            {headers.map(([header, help]) => (
+              <th scope="col" key={header}>
+                {header} <HelpTip term={header} text={help} />
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {points.map((point) => (
-            <tr key={point.k} className={studiedKs.includes(point.k) && z === 100 ? 'studied' : undefined}>
-              <th scope="row">
-                S({point.k},{z})
-              </th>
-              <td>{formatFraction(1 / (point.k + 1))}</td>
-              <td>{formatFraction(point.channelLoss)}</td>
-              <td>{formatFraction(point.residualLoss)}</td>
-              <td>{point.sources.toLocaleString('en')}</td>
-            </tr>
-          ))}
+          {points.map((point) => {
+            const estimate = residualEstimate(point);
+            return (
+              <tr key={point.k} className={studiedKs.includes(point.k) && z === 100 ? 'studied' : undefined}>
+                <th scope="row">
+                  S({point.k},{z})
+                </th>
+                <td>{formatPercent(1 / (point.k + 1))}</td>
+                <td>{point.packets === 0 ? '–' : formatPercent(point.packetsLost / point.packets)}</td>
+                <td>{point.sources === 0 ? '–' : formatPercent(estimate.residualLoss)}</td>
+                <td>{point.sources === 0 ? '–' : `${formatPercent(estimate.lower)} – ${formatPercent(estimate.upper)}`}</td>
+                <td>{point.sources.toLocaleString('en')}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
   );
 }
 
-/** prepare turns the lab's settings into a Monte-Carlo request, or says why it cannot. */
-function prepare(settings: CurveSettings): { request?: ResidualCurveRequest; error?: string } {
-  try {
-    return {
-      request: {
-        channel: toChannelConfig(settings),
-        packetMs: settings.packetMs,
-        z: settings.z,
-        ks: parseKs(settings.ks),
-        sources: settings.sources,
-      },
-    };
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
+/** toRequest turns settings the lab accepts into a Monte-Carlo request. */
+function toRequest(settings: CurveSettings): ResidualCurveRequest {
+  return {
+    channel: toChannelConfig(settings),
+    packetMs: settings.packetMs,
+    z: settings.z,
+    ks: parseKs(settings.ks),
+    sources: settings.sources,
+  };
 }

@@ -1,5 +1,6 @@
 import { scaleLinear } from 'd3';
 import { useId } from 'react';
+import { useWidth } from '../hooks/use-width';
 
 export interface LossRasterProps {
   /** One flag per packet in send order; 1 is a loss. */
@@ -12,47 +13,52 @@ export interface LossRasterProps {
   rows?: number;
 }
 
-const width = 880;
-const rowHeight = 16;
-const margin = { left: 84, top: 26 };
+const rowHeight = 22;
+const margin = { left: 96, top: 30, right: 12 };
 
 /**
  * LossRaster draws losses over time as rows of packets, one below the other like lines of text, so
- * that periodic outages line up and bursts show as bars.
+ * that periodic outages line up and bursts show as bars. It draws at its box's width, so that its
+ * labels keep their size on any screen.
  */
 export function LossRaster({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: LossRasterProps) {
   const titleId = useId();
-  const x = scaleLinear().domain([0, packetsPerRow]).range([margin.left, width - 8]);
+  const [box, width] = useWidth<HTMLDivElement>(880);
+  const x = scaleLinear()
+    .domain([0, packetsPerRow])
+    .range([margin.left, width - margin.right]);
   const cell = x(1) - x(0);
   const rowCount = Math.min(rows, Math.ceil(lost.length / packetsPerRow));
   const height = margin.top + rowCount * rowHeight + 8;
   const shown = lost.subarray(0, rowCount * packetsPerRow);
   const shownLost = shown.reduce((total, flag) => total + flag, 0);
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart">
-      <title id={titleId}>
-        {`Losses of the first ${shown.length} packets, ${packetsPerRow} per row (${fmt(packetsPerRow * packetMs)} ms): ${shownLost} lost.`}
-      </title>
-      {x.ticks(5).map((tick) => (
-        <text key={tick} className="tick-label" x={x(tick)} y={16} textAnchor="middle">
-          +{fmt(tick * packetMs)} ms
-        </text>
-      ))}
-      {Array.from({ length: rowCount }, (_, row) => (
-        <g key={row} transform={`translate(0,${margin.top + row * rowHeight})`}>
-          <text className="tick-label" x={margin.left - 8} y={rowHeight / 2} dy="0.32em" textAnchor="end">
-            {fmt(row * packetsPerRow * packetMs)} ms
+    <div className="chart-box" ref={box}>
+      <svg width={width} height={height} role="img" aria-labelledby={titleId} className="chart">
+        <title id={titleId}>
+          {`Losses of the first ${shown.length} packets, ${packetsPerRow} per row (${fmt(packetsPerRow * packetMs)} ms): ${shownLost} lost.`}
+        </title>
+        {x.ticks(Math.max(2, Math.min(5, Math.floor(width / 140)))).map((tick) => (
+          <text key={tick} className="tick-label" x={x(tick)} y={18} textAnchor="middle">
+            +{fmt(tick * packetMs)} ms
           </text>
-          <rect className="raster-row" x={margin.left} width={width - 8 - margin.left} height={rowHeight - 4} />
-          {Array.from(shown.subarray(row * packetsPerRow, (row + 1) * packetsPerRow), (flag, column) =>
-            flag ? <rect key={column} className="raster-loss" x={x(column)} width={Math.max(cell, 1.5)} height={rowHeight - 4} /> : null,
-          )}
-        </g>
-      ))}
-    </svg>
+        ))}
+        {Array.from({ length: rowCount }, (_, row) => (
+          <g key={row} transform={`translate(0,${margin.top + row * rowHeight})`}>
+            <text className="tick-label" x={margin.left - 8} y={(rowHeight - 4) / 2} dy="0.32em" textAnchor="end">
+              {fmt(row * packetsPerRow * packetMs)} ms
+            </text>
+            <rect className="raster-row" x={margin.left} width={width - margin.right - margin.left} height={rowHeight - 4} />
+            {Array.from(shown.subarray(row * packetsPerRow, (row + 1) * packetsPerRow), (flag, column) =>
+              flag ? <rect key={column} className="raster-loss" x={x(column)} width={Math.max(cell, 1.5)} height={rowHeight - 4} /> : null,
+            )}
+          </g>
+        ))}
+      </svg>
+    </div>
   );
 }
 
 function fmt(ms: number): string {
-  return Number.isInteger(ms) ? String(ms) : ms.toFixed(1);
+  return Number.isInteger(ms) ? ms.toLocaleString('en') : ms.toFixed(1);
 }

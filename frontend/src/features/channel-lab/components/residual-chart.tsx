@@ -1,34 +1,61 @@
 import { extent, line, scaleLinear, scaleLog } from 'd3';
-import { useId } from 'react';
-import type { ResidualLossResult } from '../logic/residual-loss';
+import { useId, useState } from 'react';
 import { AxisBottom, AxisLeft } from '../../../components/axes';
+import { useWidth } from '../hooks/use-width';
+import { formatPercent } from '../logic/format';
+import type { ResidualPoint } from '../logic/residual-curve';
+import { type ResidualEstimate, residualEstimate } from '../logic/residual-interval';
 
 export interface ResidualChartProps {
-  /** One Monte-Carlo result per k, in order of k. */
-  points: ResidualLossResult[];
-  /** Every k of the request, so that the x axis does not move while points arrive. */
-  ks: number[];
+  /** One Monte-Carlo point per k, in order of k; each refines while the computation runs. */
+  points: ResidualPoint[];
   /** The window size, for the title. */
   z: number;
-  /** Source packets per point: the smallest residual loss a point can measure is 1 / sources. */
+  /** Source packets per point asked for: the smallest residual loss a point can measure is 1 / sources. */
   sources: number;
 }
 
-const width = 560;
-const height = 300;
-const margin = { top: 14, right: 20, bottom: 52, left: 76 };
+const height = 320;
+// Room on the left for tick labels as long as "0.00001 %" and the axis title beyond them.
+const margin = { top: 16, right: 20, bottom: 56, left: 104 };
 
-export const formatFraction = (fraction: number) =>
-  fraction === 0 ? '0' : fraction >= 0.001 ? `${(fraction * 100).toPrecision(3)} %` : fraction.toExponential(1);
+/** A point with its estimate and the channel's loss, as drawn and read out. */
+interface DrawnPoint extends ResidualEstimate {
+  k: number;
+  channelLoss: number;
+  sources: number;
+}
+
+/** describePoint says what one point of the curve is, for the hover and keyboard readout. */
+export function describePoint(point: DrawnPoint, z: number): string {
+  const interval = `95 % interval ${formatPercent(point.lower)} to ${formatPercent(point.upper)}`;
+  return (
+    `S(${point.k},${z}): residual loss ${formatPercent(point.residualLoss)} (${interval}), ` +
+    `channel loss ${formatPercent(point.channelLoss)}, ${point.sources.toLocaleString('en')} sources counted.`
+  );
+}
 
 /**
- * ResidualChart draws the residual loss after S(k,z) against k on a log scale, with the channel's
- * own loss as a dashed line; a point that lost nothing sits on the floor of 1 / sources, hollow.
+ * ResidualChart draws the residual loss after S(k,z) against k on a log scale, each point with its
+ * 95 % interval, and the channel's own loss as a dashed line; a point that lost nothing sits on
+ * the floor of 1 / sources, hollow, its bar reaching up to what it cannot rule out. Pointing at
+ * the chart, or focusing it and pressing the arrow keys, reads a point's values out.
  */
-export function ResidualChart({ points, ks, z, sources }: ResidualChartProps) {
+export function ResidualChart({ points, z, sources }: ResidualChartProps) {
   const titleId = useId();
+  const readoutId = useId();
+  const [box, width] = useWidth<HTMLDivElement>(560);
+  const [selected, setSelected] = useState<number>();
+  const drawn: DrawnPoint[] = points
+    .filter((point) => point.sources > 0)
+    .map((point) => ({
+      k: point.k,
+      sources: point.sources,
+      channelLoss: point.packets === 0 ? 0 : point.packetsLost / point.packets,
+      ...residualEstimate(point),
+    }));
   const floor = 1 / sources;
-  const [kMin = 1, kMax = 1] = extent(ks);
+  const [kMin = 1, kMax = 1] = extent(points, (point) => point.k);
   const x = scaleLinear()
     .domain(kMin === kMax ? [kMin - 1, kMax + 1] : [kMin, kMax])
     .range([margin.left, width - margin.right]);
@@ -37,52 +64,113 @@ export function ResidualChart({ points, ks, z, sources }: ResidualChartProps) {
     .range([height - margin.bottom, margin.top])
     .clamp(true);
   const position = (fraction: number) => y(Math.max(fraction, floor));
-  const residualPath = line<ResidualLossResult>()
+  const residualPath = line<DrawnPoint>()
     .x((point) => x(point.k))
-    .y((point) => position(point.residualLoss))(points);
-  const channelPath = line<ResidualLossResult>()
+    .y((point) => position(point.residualLoss))(drawn);
+  const channelPath = line<DrawnPoint>()
     .x((point) => x(point.k))
-    .y((point) => position(point.channelLoss))(points);
-  const decades = y.ticks().filter((tick) => Math.log10(tick) % 1 === 0);
+    .y((point) => position(point.channelLoss))(drawn);
+  const decades = y.ticks().filter((tick) => Math.abs(Math.log10(tick) % 1) < 1e-9);
+  const shown = selected === undefined ? undefined : drawn[Math.min(selected, drawn.length - 1)];
+
+  const nearest = (pixelX: number) => {
+    let best = 0;
+    drawn.forEach((point, index) => {
+      if (Math.abs(x(point.k) - pixelX) < Math.abs(x(drawn[best].k) - pixelX)) best = index;
+    });
+    return best;
+  };
+  const onKeyDown = (event: React.KeyboardEvent) => {
+    if (drawn.length === 0) return;
+    const steps: Record<string, number> = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 };
+    if (event.key in steps) {
+      event.preventDefault();
+      setSelected((current) => Math.max(0, Math.min(drawn.length - 1, (current ?? -steps[event.key]) + steps[event.key])));
+    } else if (event.key === 'Home' || event.key === 'End') {
+      event.preventDefault();
+      setSelected(event.key === 'Home' ? 0 : drawn.length - 1);
+    }
+  };
+
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart">
-      <title id={titleId}>{`Residual loss after S(k,${z}) for k from ${kMin} to ${kMax}, log scale.`}</title>
-      {decades.map((tick) => (
-        <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={y(tick)} y2={y(tick)} />
-      ))}
-      {channelPath && <path className="channel-line" d={channelPath} />}
-      {residualPath && <path className="residual-line" d={residualPath} />}
-      {points.map((point) => (
-        <circle
-          key={point.k}
-          className={point.residualLoss === 0 ? 'residual-point residual-none' : 'residual-point'}
-          cx={x(point.k)}
-          cy={position(point.residualLoss)}
-          r={5}
-        />
-      ))}
-      <g className="chart-legend" transform={`translate(${width - margin.right - 190},${margin.top + 6})`}>
-        <line className="residual-line" x2={26} />
-        <text x={32} dy="0.32em">
-          after S(k,{z})
-        </text>
-        <line className="channel-line" x2={26} y1={18} y2={18} />
-        <text x={32} y={18} dy="0.32em">
-          lost by the channel
-        </text>
-      </g>
-      <AxisBottom
-        offset={height - margin.bottom}
-        range={[margin.left, width - margin.right]}
-        ticks={x.ticks(Math.min(10, kMax - kMin + 1)).filter(Number.isInteger).map((tick) => ({ position: x(tick), label: String(tick) }))}
-        title="k, source packets per repair"
-      />
-      <AxisLeft
-        offset={margin.left}
-        range={[height - margin.bottom, margin.top]}
-        ticks={decades.map((tick) => ({ position: y(tick), label: tick === 1 ? '100 %' : tick.toExponential(0) }))}
-        title="Packets lost after FEC"
-      />
-    </svg>
+    <div className="chart-box" ref={box}>
+      <div
+        className="chart-focus"
+        tabIndex={0}
+        role="group"
+        aria-label="Residual loss per k: arrow keys read the points"
+        aria-describedby={readoutId}
+        onKeyDown={onKeyDown}
+        onBlur={() => setSelected(undefined)}
+      >
+        <svg
+          width={width}
+          height={height}
+          role="img"
+          aria-labelledby={titleId}
+          className="chart"
+          onPointerMove={(event) => {
+            if (drawn.length === 0) return;
+            const bounds = event.currentTarget.getBoundingClientRect();
+            setSelected(nearest(event.clientX - bounds.left));
+          }}
+          onPointerLeave={() => setSelected(undefined)}
+        >
+          <title id={titleId}>{`Residual loss after S(k,${z}) for k from ${kMin} to ${kMax}, log scale, with 95 % intervals.`}</title>
+          {decades.map((tick) => (
+            <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={y(tick)} y2={y(tick)} />
+          ))}
+          {channelPath && <path className="channel-line" d={channelPath} />}
+          {residualPath && <path className="residual-line" d={residualPath} />}
+          {shown && <line className="hover-guide" x1={x(shown.k)} x2={x(shown.k)} y1={margin.top} y2={height - margin.bottom} />}
+          {drawn.map((point) => (
+            <g key={point.k}>
+              <line className="interval-bar" x1={x(point.k)} x2={x(point.k)} y1={position(point.lower)} y2={position(point.upper)} />
+              <circle
+                className={[
+                  'residual-point',
+                  point.residualLoss === 0 && 'residual-none',
+                  point === shown && 'residual-selected',
+                ]
+                  .filter(Boolean)
+                  .join(' ')}
+                cx={x(point.k)}
+                cy={position(point.residualLoss)}
+                r={point === shown ? 7 : 5}
+              />
+            </g>
+          ))}
+          <g className="chart-legend" transform={`translate(${width - margin.right - 200},${margin.top + 8})`}>
+            <line className="residual-line" x2={26} />
+            <text x={32} dy="0.32em">
+              after S(k,{z}), 95 % bars
+            </text>
+            <line className="channel-line" x2={26} y1={22} y2={22} />
+            <text x={32} y={22} dy="0.32em">
+              lost by the channel
+            </text>
+          </g>
+          <AxisBottom
+            offset={height - margin.bottom}
+            range={[margin.left, width - margin.right]}
+            ticks={x
+              .ticks(Math.min(Math.floor(width / 60), kMax - kMin + 1))
+              .filter(Number.isInteger)
+              .map((tick) => ({ position: x(tick), label: String(tick) }))}
+            title="k, source packets per repair"
+          />
+          <AxisLeft
+            offset={margin.left}
+            range={[height - margin.bottom, margin.top]}
+            ticks={decades.map((tick) => ({ position: y(tick), label: formatPercent(tick) }))}
+            title="Sources lost after FEC"
+            titleOffset={90}
+          />
+        </svg>
+      </div>
+      <p id={readoutId} className="chart-readout" aria-live="polite">
+        {shown ? describePoint(shown, z) : 'Point at the chart, or focus it and press the arrow keys, to read a point.'}
+      </p>
+    </div>
   );
 }

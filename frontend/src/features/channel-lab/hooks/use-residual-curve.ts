@@ -1,33 +1,58 @@
-import { useEffect, useState } from 'react';
-import type { Codec } from '../../../lib/codec';
-import { type ResidualCurveProgress, type ResidualCurveRequest, residualCurve } from '../logic/residual-curve';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ResidualCurveProgress, ResidualCurveRequest } from '../logic/residual-curve';
+import type { ResidualCurveMessage } from '../logic/residual-curve.worker';
 
 export interface ResidualCurveState extends ResidualCurveProgress {
-  /** True until every k is done. */
-  running: boolean;
+  /** computing until every point holds its sources; stopped when cancelled; idle without a request. */
+  status: 'idle' | 'computing' | 'done' | 'stopped';
   /** Why the codec refused the request, as a sentence. */
   error?: string;
 }
 
-const idle: ResidualCurveState = { points: [], packetsPerSecond: 0, running: false };
+export interface ResidualCurveControls extends ResidualCurveState {
+  /** Stops the computation, keeping the points counted so far. */
+  stop: () => void;
+}
 
-/** useResidualCurve computes the residual-loss curve for a request, again whenever it changes. */
-export function useResidualCurve(codec: Codec, request: ResidualCurveRequest | undefined): ResidualCurveState {
+const idle: ResidualCurveState = { points: [], packetsPerSecond: 0, done: false, status: 'idle' };
+
+/**
+ * useResidualCurve computes the residual-loss curve of a request in a Web Worker, again whenever
+ * the request changes (request must keep its identity while unchanged). The points refine as the
+ * worker reports; a new request or stop() ends the worker at once.
+ */
+export function useResidualCurve(request: ResidualCurveRequest | undefined): ResidualCurveControls {
   const [state, setState] = useState<ResidualCurveState>(idle);
+  const worker = useRef<Worker | undefined>(undefined);
   useEffect(() => {
     if (!request) {
       setState(idle);
       return;
     }
-    let cancelled = false;
-    setState({ ...idle, running: true });
-    residualCurve(codec, request, (progress) => setState({ ...progress, running: true }), () => cancelled).then(
-      () => !cancelled && setState((current) => ({ ...current, running: false })),
-      (error: unknown) => !cancelled && setState({ ...idle, error: (error as Error).message }),
-    );
-    return () => {
-      cancelled = true;
+    const started = new Worker(new URL('../logic/residual-curve.worker.ts', import.meta.url), { type: 'module' });
+    worker.current = started;
+    setState({ ...idle, status: 'computing' });
+    started.onmessage = (event: MessageEvent<ResidualCurveMessage>) => {
+      const message = event.data;
+      if (message.kind === 'error') {
+        setState({ ...idle, error: message.message });
+        started.terminate();
+      } else {
+        setState({ ...message.progress, status: message.progress.done ? 'done' : 'computing' });
+        if (message.progress.done) started.terminate();
+      }
     };
-  }, [codec, request]);
-  return state;
+    started.onerror = (event) => setState({ ...idle, error: `The Monte-Carlo stopped: ${event.message}` });
+    started.postMessage(request);
+    return () => {
+      started.terminate();
+      worker.current = undefined;
+    };
+  }, [request]);
+  const stop = useCallback(() => {
+    worker.current?.terminate();
+    worker.current = undefined;
+    setState((current) => (current.status === 'computing' ? { ...current, status: 'stopped' } : current));
+  }, []);
+  return { ...state, stop };
 }

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Codec } from '../../../lib/codec/types';
 import { loadTestCodec } from '../../../test/load-test-codec';
-import { type ResidualCurveProgress, parseKs, residualCurve } from './residual-curve';
+import { type ResidualCurveProgress, batchesPerPoint, parseKs, runResidualCurve } from './residual-curve';
+import { residualLoss } from './residual-loss';
 
 let codec: Codec;
 beforeAll(async () => {
@@ -21,19 +22,28 @@ describe('parseKs', () => {
   });
 });
 
-describe('residualCurve', () => {
-  const request = { channel: { kind: 'bernoulli', seed: 3, loss: 0.05 }, packetMs: 1, z: 50, ks: [1, 4, 8], sources: 2000 } as const;
+describe('runResidualCurve', () => {
+  const request = { channel: { kind: 'bernoulli', seed: 3, loss: 0.05 }, packetMs: 1, z: 50, ks: [1, 4, 8], sources: 3200 } as const;
 
-  it('reports after each k, in order, with the speed of the computation', async () => {
+  it('refines every k at once, batch by batch, and ends with the counts of one stream per k', () => {
     const reports: ResidualCurveProgress[] = [];
-    await residualCurve(codec, { ...request, ks: [...request.ks] }, (progress) => reports.push(progress), () => false);
-    expect(reports.map((report) => report.points.map((point) => point.k))).toEqual([[1], [1, 4], [1, 4, 8]]);
-    expect(reports.every((report) => report.packetsPerSecond > 0)).toBe(true);
-  });
-
-  it('stops once cancelled', async () => {
-    const reports: ResidualCurveProgress[] = [];
-    await residualCurve(codec, { ...request, ks: [...request.ks] }, (progress) => reports.push(progress), () => reports.length > 0);
-    expect(reports).toHaveLength(1);
+    runResidualCurve(codec, { ...request, ks: [...request.ks] }, (progress) => reports.push(progress), 0);
+    // The first report already holds a batch of each k: the whole curve shows early.
+    expect(reports[0].points.map((point) => [point.k, point.sources])).toEqual([
+      [1, 100],
+      [4, 0],
+      [8, 0],
+    ]);
+    expect(reports[2].points.map((point) => point.sources)).toEqual([100, 100, 100]);
+    const last = reports.at(-1);
+    expect(last?.done).toBe(true);
+    expect(reports.filter((report) => report.done)).toHaveLength(1);
+    expect(last?.packetsPerSecond).toBeGreaterThan(0);
+    for (const point of last?.points ?? []) {
+      expect(point.batches).toBe(batchesPerPoint);
+      const alone = residualLoss(codec, { k: point.k, z: request.z, packetMs: 1, channel: request.channel, sources: request.sources });
+      expect(point.sources).toBe(request.sources);
+      expect(point.lost / point.sources).toBe(alone.residualLoss);
+    }
   });
 });

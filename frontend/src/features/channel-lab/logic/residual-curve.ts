@@ -1,5 +1,7 @@
 import type { ChannelConfig, Codec } from '../../../lib/codec/types';
-import { type ResidualLossResult, residualLoss } from './residual-loss';
+import { codeLimits } from '../../../lib/code-limits';
+import { type BatchTally, addBatch, emptyTally } from './residual-interval';
+import { ResidualLossStream } from './residual-loss';
 
 export interface ResidualCurveRequest {
   /** The channel model that decides which packets are lost. */
@@ -14,47 +16,87 @@ export interface ResidualCurveRequest {
   sources: number;
 }
 
-export interface ResidualCurveProgress {
-  /** The results so far, in the order of the request's ks. */
-  points: ResidualLossResult[];
-  /** Packets through encoder, channel and decoder per second of computing (yields excluded). */
-  packetsPerSecond: number;
+/** What the Monte-Carlo has counted so far for one k. */
+export interface ResidualPoint extends BatchTally {
+  k: number;
+  /** Packets on the wire, sources and repairs, and those the channel dropped. */
+  packets: number;
+  packetsLost: number;
 }
 
-const yieldToBrowser = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+export interface ResidualCurveProgress {
+  /** One point per k of the request, in its order; each refines as batches accumulate. */
+  points: ResidualPoint[];
+  /** Packets through encoder, channel and decoder per second of computing. */
+  packetsPerSecond: number;
+  /** True once every point holds the sources asked for. */
+  done: boolean;
+}
 
 /**
- * residualCurve runs the Monte-Carlo for each k in turn, reports after each point, and yields to the
- * browser in between so that the page stays responsive; it stops early once cancelled() is true.
+ * Each point is counted in this many batches: enough for their spread to measure the estimate's
+ * variance (residual-interval.ts), few enough that each batch is long beside a channel's bursts.
  */
-export async function residualCurve(
+export const batchesPerPoint = 32;
+
+/**
+ * runResidualCurve runs the Monte-Carlo of every k at once, a batch of each in turn, so that the
+ * whole curve appears early and then refines; it reports at most every reportEveryMs, and once
+ * more at the end. It computes without pause: run it in a worker (residual-curve.worker.ts).
+ */
+export function runResidualCurve(
   codec: Codec,
   request: ResidualCurveRequest,
   onProgress: (progress: ResidualCurveProgress) => void,
-  cancelled: () => boolean,
-): Promise<void> {
-  const points: ResidualLossResult[] = [];
-  let computeMs = 0;
-  for (const k of request.ks) {
-    await yieldToBrowser();
-    if (cancelled()) return;
+  reportEveryMs = 100,
+): void {
+  const batchSources = Math.ceil(request.sources / batchesPerPoint);
+  const streams = request.ks.map(
+    (k) => new ResidualLossStream(codec, { k, z: request.z, packetMs: request.packetMs, channel: request.channel }),
+  );
+  try {
+    const points: ResidualPoint[] = request.ks.map((k) => ({ k, ...emptyTally, packets: 0, packetsLost: 0 }));
     const started = performance.now();
-    points.push(residualLoss(codec, { k, z: request.z, packetMs: request.packetMs, channel: request.channel, sources: request.sources }));
-    computeMs += performance.now() - started;
-    const packets = points.reduce((total, point) => total + point.packets, 0);
-    onProgress({ points: [...points], packetsPerSecond: computeMs > 0 ? (packets / computeMs) * 1000 : 0 });
+    let reported = started;
+    const report = (done: boolean) => {
+      const packets = points.reduce((total, point) => total + point.packets, 0);
+      const elapsedMs = performance.now() - started;
+      onProgress({ points: [...points], packetsPerSecond: elapsedMs > 0 ? (packets / elapsedMs) * 1000 : 0, done });
+    };
+    for (let round = 0; round < batchesPerPoint; round += 1) {
+      streams.forEach((stream, index) => {
+        const point = points[index];
+        const sources = Math.min(batchSources, request.sources - point.sources);
+        if (sources <= 0) return;
+        const batch = stream.advance(sources);
+        points[index] = {
+          ...point,
+          ...addBatch(point, batch.sources, batch.lost),
+          packets: point.packets + batch.packets,
+          packetsLost: point.packetsLost + batch.packetsLost,
+        };
+        if (performance.now() - reported >= reportEveryMs) {
+          report(false);
+          reported = performance.now();
+        }
+      });
+    }
+    report(true);
+  } finally {
+    for (const stream of streams) stream.free();
   }
 }
 
 /** parseKs reads a list like "1,2,5-8" into distinct, sorted values of k; it throws naming the bad part. */
 export function parseKs(text: string): number[] {
+  const { min, max } = codeLimits.k;
   const ks = new Set<number>();
   for (const part of text.split(',').map((piece) => piece.trim()).filter(Boolean)) {
     const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part);
     const first = Number(match?.[1]);
     const last = Number(match?.[2] ?? match?.[1]);
-    if (!match || first < 1 || last < first || last > 1000) {
-      throw new Error(`"${part}" is not a value of k from 1 to 1000, nor a range like 2-8.`);
+    if (!match || first < min || last < first || last > max) {
+      throw new Error(`"${part}" is not a value of k from ${min} to ${max}, nor a range like 2-8.`);
     }
     for (let k = first; k <= last; k += 1) ks.add(k);
   }

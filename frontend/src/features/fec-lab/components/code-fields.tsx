@@ -1,4 +1,5 @@
 import { NumberField } from '../../../components/number-field';
+import type { CodeProblems } from '../../../lib/code-limits';
 
 export interface CodeParams {
   k: number;
@@ -9,8 +10,10 @@ export interface CodeParams {
 export interface CodeFieldsProps {
   /** The code's parameters as the lab holds them. */
   params: CodeParams;
-  /** Called with the fields that changed. */
+  /** Called with the fields that changed, as typed: a value the codec refuses comes back in problems. */
   onChange: (patch: Partial<CodeParams>) => void;
+  /** What is refused, by field (codeProblems), shown beside each field. */
+  problems: CodeProblems;
 }
 
 /** The redundancy settings of the studies behind satlab, and the classic small example. */
@@ -22,7 +25,7 @@ export const codePresets: { k: number; z: number }[] = [
 ];
 
 /** CodeFields edits the S(k,z) schedule and the symbol size. */
-export function CodeFields({ params, onChange }: CodeFieldsProps) {
+export function CodeFields({ params, onChange, problems }: CodeFieldsProps) {
   return (
     <fieldset>
       <legend>Code S(k,z)</legend>
@@ -38,16 +41,14 @@ export function CodeFields({ params, onChange }: CodeFieldsProps) {
           </button>
         ))}
       </div>
-      <NumberField label="k, sources per repair" min={1} max={1000} step={1} value={params.k} onChange={(k) => onChange({ k })} />
-      <NumberField label="z, window size" min={1} max={4095} step={1} value={params.z} onChange={(z) => onChange({ z })} />
+      <NumberField label="k, sources per repair" value={params.k} onChange={(k) => onChange({ k })} problems={problems.k} />
+      <NumberField label="z, window size" value={params.z} onChange={(z) => onChange({ z })} problems={problems.z} />
       <NumberField
         label="Symbol size (bytes)"
-        min={1}
-        max={1500}
-        step={1}
         value={params.symbolBytes}
         onChange={(symbolBytes) => onChange({ symbolBytes })}
         hint={`Overhead 1/(k+1) = ${(100 / (params.k + 1)).toFixed(1)} %`}
+        problems={problems.symbolBytes}
       />
     </fieldset>
   );

@@ -1,9 +1,12 @@
 import { useId, useState } from 'react';
 import { type EquationMatrix, liveSystem } from '../logic/equations';
+import { equationsSummary } from '../logic/outcome';
 
 export interface EquationsTableProps {
   /** The received repairs as equations over the sources still missing. */
   matrix: EquationMatrix;
+  /** Every packet of the run is sent: no more equations will come. */
+  finished: boolean;
 }
 
 const hex = (value: number) => value.toString(16).padStart(2, '0');
@@ -14,7 +17,7 @@ const hex = (value: number) => value.toString(16).padStart(2, '0');
  * decoder can still use, after Gaussian elimination over GF(2^8): once a row is a single 1, that
  * source is rebuilt and its column leaves the table.
  */
-export function EquationsTable({ matrix }: EquationsTableProps) {
+export function EquationsTable({ matrix, finished }: EquationsTableProps) {
   const [reduced, setReduced] = useState(false);
   const id = useId();
   const live = matrix.columns.filter((column) => !column.givenUp);
@@ -38,11 +41,7 @@ export function EquationsTable({ matrix }: EquationsTableProps) {
         ))}
       </div>
       <p className="equations-summary">
-        {live.length === 0
-          ? 'No unknowns: nothing left to solve.'
-          : `${live.length} unknown${live.length > 1 ? 's' : ''}, ${system.length} independent equation${system.length === 1 ? '' : 's'}: ` +
-            `${live.length - system.length} more needed to solve them all.`}
-        {givenUp > 0 && ` ${givenUp} given up (out of the decoder's window).`}
+        {equationsSummary({ unknowns: live.length, equations: system.length, givenUp, finished })}
       </p>
       {columns.length > 0 && rows.length > 0 && (
         <div className="table-scroll" tabIndex={0} role="group" aria-labelledby={`${id}-caption`}>

@@ -14,9 +14,14 @@ export function describePacket(packet: SentPacket, view: FecRunView): string {
       ? `source ${packet.esi}`
       : `${packet.flush ? 'last ' : ''}repair ${packet.label} over [${packet.id.firstEsi},${packet.id.firstEsi + packet.id.nss - 1}]`;
   const rebuilt = view.sources.filter((source) => source.rebuiltAt === packet.index).map((source) => source.esi);
+  const givenUp = view.sources.filter((source) => source.givenUpAt === packet.index).map((source) => source.esi);
   const outcome = packet.lost ? 'lost' : 'arrived';
   const rebuilds = rebuilt.length > 0 ? `; rebuilt source${rebuilt.length > 1 ? 's' : ''} ${rebuilt.join(', ')}` : '';
-  return `Packet ${packet.index}: ${what} ${outcome}${rebuilds}.`;
+  const givesUp =
+    givenUp.length > 0
+      ? `; the decoder gave up source${givenUp.length > 1 ? 's' : ''} ${givenUp.join(', ')}, now more than 2 × z ESIs behind: lost for good`
+      : '';
+  return `Packet ${packet.index}: ${what} ${outcome}${rebuilds}${givesUp}.`;
 }
 
 /** EventLog narrates the latest packets, newest first; the newest is announced to screen readers. */

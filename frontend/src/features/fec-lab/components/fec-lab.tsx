@@ -1,6 +1,7 @@
 import { useId, useMemo } from 'react';
 import { SelectField } from '../../../components/select-field';
-import { ChannelFields, channelKindLabels, defaultChannelParams, toChannelConfig } from '../../../lib/channel';
+import { ChannelFields, channelKindLabels, channelProblems, defaultChannelParams, toChannelConfig } from '../../../lib/channel';
+import { codeProblems, hasProblems } from '../../../lib/code-limits';
 import type { Codec } from '../../../lib/codec';
 import { useUrlState } from '../../../lib/url-state';
 import { useFecRun } from '../hooks/use-fec-run';
@@ -54,8 +55,16 @@ export function FecLab({ codec }: FecLabProps) {
   const id = useId();
   // A new run starts when a setting it depends on changes.
   const { speed, ...runSettings } = state;
-  const runKey = JSON.stringify(runSettings);
-  const prepared = useMemo(() => prepareRun(JSON.parse(runKey) as RunSettings), [runKey]);
+  const problems = { ...channelProblems(state), ...codeProblems({ k: state.k, z: state.z, symbolBytes: state.symbolBytes }) };
+  const refused = hasProblems(problems);
+  const runKey = refused ? '' : JSON.stringify(runSettings);
+  const prepared = useMemo(
+    () =>
+      runKey
+        ? prepareRun(JSON.parse(runKey) as RunSettings)
+        : { error: 'The lab cannot run these settings: each refused field says why, beside it.' },
+    [runKey],
+  );
   const run = useFecRun(codec, prepared.config, speed);
   const view = run.view;
 
@@ -67,8 +76,8 @@ export function FecLab({ codec }: FecLabProps) {
   return (
     <div className="lab">
       <form className="lab-settings" aria-label="FEC lab settings" onSubmit={(event) => event.preventDefault()}>
-        <CodeFields params={state} onChange={update} />
-        <ChannelFields params={state} onChange={update} />
+        <CodeFields params={state} onChange={update} problems={problems} />
+        <ChannelFields params={state} onChange={update} problems={problems} />
         <fieldset>
           <legend>Payload</legend>
           <SelectField<PayloadKind>
@@ -99,7 +108,7 @@ export function FecLab({ codec }: FecLabProps) {
             <TransportControls run={run} speed={speed} onSpeedChange={(speed) => update({ speed })} />
             <section aria-labelledby={`${id}-counters`} className="panel">
               <h2 id={`${id}-counters`}>Counters</h2>
-              <CountersPanel counters={fecCounters(view, state.packetMs)} />
+              <CountersPanel counters={fecCounters(view, state.packetMs)} z={state.z} />
             </section>
             <section aria-labelledby={`${id}-timeline`} className="panel">
               <h2 id={`${id}-timeline`}>
@@ -111,7 +120,7 @@ export function FecLab({ codec }: FecLabProps) {
             <div className="panel-row">
               <section aria-labelledby={`${id}-equations`} className="panel">
                 <h2 id={`${id}-equations`}>Decoder equations</h2>
-                {matrix && <EquationsTable matrix={matrix} />}
+                {matrix && <EquationsTable matrix={matrix} finished={view.finished} />}
               </section>
               <section aria-labelledby={`${id}-events`} className="panel">
                 <h2 id={`${id}-events`}>What happened</h2>

@@ -1,13 +1,14 @@
 import { group, scaleBand } from 'd3';
 import { useEffect, useId, useMemo, useRef } from 'react';
 import type { FecRunView, RepairPacket } from '../logic/fec-run';
+import { windowLanes } from '../logic/window-lanes';
 
 export interface PacketTimelineProps {
   /** The run to draw; the slots of the packets still to come are drawn empty. */
   view: FecRunView;
 }
 
-const cellWidth = 30;
+const cellWidth = 34;
 const rows = { sent: 6, channel: 44, receiver: 74, rebuilt: 104, windows: 146 };
 const rowLabels: [keyof typeof rows, string][] = [
   ['sent', 'Sent'],
@@ -16,7 +17,10 @@ const rowLabels: [keyof typeof rows, string][] = [
   ['rebuilt', 'Rebuilt'],
   ['windows', 'Repair windows'],
 ];
-const laneHeight = 16;
+const laneHeight = 18;
+/** Room for a window's label, "R12 [30,41]", at the chart's 14 px. */
+const labelWidth = (label: string) => 8 + label.length * 8.5;
+
 
 /**
  * PacketTimeline draws the run on one time line, a column per packet: what the sender sent (sources
@@ -27,6 +31,7 @@ export function PacketTimeline({ view }: PacketTimelineProps) {
   const { plannedPackets } = view;
   const titleId = useId();
   const scroller = useRef<HTMLDivElement>(null);
+  const labels = useRef<HTMLDivElement>(null);
   const x = useMemo(
     () => scaleBand<number>().domain(Array.from({ length: plannedPackets }, (_, index) => index)).range([0, plannedPackets * cellWidth]).padding(0.12),
     [plannedPackets],
@@ -34,38 +39,44 @@ export function PacketTimeline({ view }: PacketTimelineProps) {
   const band = x.bandwidth();
   const centre = (index: number) => (x(index) ?? 0) + band / 2;
   const repairs = view.packets.filter((packet): packet is RepairPacket => packet.kind === 'repair');
-  const height = rows.windows + Math.max(1, repairs.length) * laneHeight + 8;
+  const sourceX = (esi: number) => x(view.sources[esi]?.sentAt ?? 0) ?? 0;
+  const windowLabel = (repair: RepairPacket) => `${repair.label} [${repair.id.firstEsi},${repair.id.firstEsi + repair.id.nss - 1}]`;
+  const lanes = windowLanes(
+    repairs.map((repair) => ({ start: sourceX(repair.id.firstEsi), end: centre(repair.index) + labelWidth(windowLabel(repair)) })),
+  );
+  const height = rows.windows + (Math.max(0, ...lanes) + 1) * laneHeight + 8;
   // Room on the right for the last repair's window label.
-  const width = plannedPackets * cellWidth + 90;
+  const width = plannedPackets * cellWidth + 130;
   const latest = view.packets.length - 1;
   const rebuiltByMoment = group(
     view.sources.filter((source) => source.rebuiltAt !== undefined),
     (source) => source.rebuiltAt ?? 0,
   );
-  const sourceX = (esi: number) => x(view.sources[esi]?.sentAt ?? 0) ?? 0;
 
-  // Keep the latest packet in view, with a few slots to come after it.
+  // Keep the latest packet in view, with a few slots to come after it. The row labels stick to
+  // the left of the scroll box and hide what is under them.
   useEffect(() => {
     const element = scroller.current;
     if (!element) return;
+    const visible = element.clientWidth - (labels.current?.offsetWidth ?? 0);
     const left = latest < 0 ? 0 : (x(latest) ?? 0);
     const right = left + cellWidth * 3;
-    if (left < element.scrollLeft || right > element.scrollLeft + element.clientWidth) {
-      element.scrollLeft = Math.max(0, right - element.clientWidth);
+    if (left < element.scrollLeft || right > element.scrollLeft + visible) {
+      element.scrollLeft = Math.max(0, right - visible);
     }
   }, [latest, x]);
 
   const lost = view.packets.filter((packet) => packet.lost).length;
   return (
-    <div className="timeline">
-      <div className="timeline-labels" aria-hidden="true" style={{ height }}>
-        {rowLabels.map(([row, label]) => (
-          <span key={row} style={{ top: rows[row] + 4 }}>
-            {label}
-          </span>
-        ))}
-      </div>
-      <div className="timeline-scroll" ref={scroller} tabIndex={0} aria-labelledby={titleId}>
+    <div className="timeline-scroll" ref={scroller} tabIndex={0} aria-labelledby={titleId}>
+      <div className="timeline">
+        <div className="timeline-labels" ref={labels} aria-hidden="true" style={{ height }}>
+          {rowLabels.map(([row, label]) => (
+            <span key={row} style={{ top: rows[row] + 4 }}>
+              {label}
+            </span>
+          ))}
+        </div>
         <svg width={width} height={height} role="img" aria-labelledby={titleId}>
           <title id={titleId}>
             {`Time line: ${view.packets.length} of ${plannedPackets} packets sent, ${lost} lost by the channel, ` +
@@ -114,8 +125,8 @@ export function PacketTimeline({ view }: PacketTimelineProps) {
               </text>
             </g>
           ))}
-          {repairs.map((repair, lane) => {
-            const y = rows.windows + lane * laneHeight + laneHeight / 2;
+          {repairs.map((repair, index) => {
+            const y = rows.windows + lanes[index] * laneHeight + laneHeight / 2;
             const first = repair.id.firstEsi;
             const last = first + repair.id.nss - 1;
             const start = sourceX(first);
@@ -125,8 +136,8 @@ export function PacketTimeline({ view }: PacketTimelineProps) {
                 <line x1={start} x2={end} y1={y} y2={y} />
                 <line x1={end} x2={centre(repair.index)} y1={y} y2={y} className="window-link" />
                 <circle cx={centre(repair.index)} cy={y} r={3.5} />
-                <text x={centre(repair.index) + 8} y={y + 4}>
-                  {`${repair.label} [${first},${last}]`}
+                <text x={centre(repair.index) + 8} y={y + 5}>
+                  {windowLabel(repair)}
                 </text>
               </g>
             );

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { FecRunView } from '../logic/fec-run';
+import { payloadVerdict } from '../logic/outcome';
 import type { RgbImage } from '../logic/sample-image';
 import { receivedText } from '../logic/payload';
 
@@ -7,13 +8,19 @@ export interface PayloadCompareProps {
   /** The original payload: a text, or a small image. */
   original: { kind: 'text'; text: string } | { kind: 'image'; image: RgbImage };
   /** The run whose receiver to show: its symbol per ESI, undefined while missing. */
-  view: Pick<FecRunView, 'held' | 'symbolBytes' | 'sourceCount'>;
+  view: Pick<FecRunView, 'held' | 'symbolBytes' | 'sourceCount' | 'finished'>;
 }
 
 /** PayloadCompare shows the original beside what the receiver holds now, holes included. */
 export function PayloadCompare({ original, view }: PayloadCompareProps) {
-  const { held, symbolBytes, sourceCount } = view;
+  const { held, symbolBytes, sourceCount, finished } = view;
   const symbols = Array.from({ length: sourceCount }, (_, esi) => held[esi]);
+  const lacking = symbols.flatMap((symbol, esi) => (symbol ? [] : [esi]));
+  const verdict = (identical: boolean) => (
+    <p className={identical ? 'verdict verdict-same' : 'verdict'} role="status">
+      {payloadVerdict({ kind: original.kind, identical, finished, lacking })}
+    </p>
+  );
   if (original.kind === 'text') {
     const lengthBytes = new TextEncoder().encode(original.text).length;
     const atReceiver = receivedText(symbols, symbolBytes, lengthBytes);
@@ -28,9 +35,7 @@ export function PayloadCompare({ original, view }: PayloadCompareProps) {
           <figcaption>Text at the receiver</figcaption>
           <pre>{atReceiver}</pre>
         </figure>
-        <p className={identical ? 'verdict verdict-same' : 'verdict'} role="status">
-          {identical ? 'The receiver holds the original text, byte for byte.' : 'The receiver does not hold the whole text yet (░ marks missing bytes).'}
-        </p>
+        {verdict(identical)}
       </div>
     );
   }
@@ -54,9 +59,7 @@ export function PayloadCompare({ original, view }: PayloadCompareProps) {
         <figcaption>Image at the receiver</figcaption>
         <RgbCanvas image={{ ...image, rgb: bytes }} known={known} label="The image as the receiver holds it; missing bytes are magenta" />
       </figure>
-      <p className={identical ? 'verdict verdict-same' : 'verdict'} role="status">
-        {identical ? 'The receiver holds the original image, byte for byte.' : 'The receiver does not hold the whole image yet (magenta marks missing bytes).'}
-      </p>
+      {verdict(identical)}
     </div>
   );
 }

@@ -12,30 +12,33 @@ export interface TransportControlsProps {
 
 const speeds = [1, 2, 4, 8, 16, 32];
 
+/**
+ * ControlButton is a button that, when it cannot act, says so with aria-disabled rather than
+ * disabled: a disabled button drops the keyboard focus to the page, and pressing Step at the last
+ * packet or Run to end would leave the keyboard user nowhere.
+ */
+function ControlButton({ label, onPress, unavailable }: { label: string; onPress: () => void; unavailable: boolean }) {
+  return (
+    <button type="button" aria-disabled={unavailable} onClick={() => !unavailable && onPress()}>
+      {label}
+    </button>
+  );
+}
+
 /** TransportControls steps, plays, pauses, finishes and resets a run. */
 export function TransportControls({ run, speed, onSpeedChange }: TransportControlsProps) {
   const sent = run.view?.packets.length ?? 0;
   const finished = run.view?.finished ?? true;
   return (
     <div className="transport" role="toolbar" aria-label="Run">
-      <button type="button" onClick={run.step} disabled={finished || run.playing}>
-        Step
-      </button>
+      <ControlButton label="Step" onPress={run.step} unavailable={finished || run.playing} />
       {run.playing ? (
-        <button type="button" onClick={run.pause}>
-          Pause
-        </button>
+        <ControlButton label="Pause" onPress={run.pause} unavailable={false} />
       ) : (
-        <button type="button" onClick={run.play} disabled={finished}>
-          Play
-        </button>
+        <ControlButton label="Play" onPress={run.play} unavailable={finished} />
       )}
-      <button type="button" onClick={run.finish} disabled={finished}>
-        Run to end
-      </button>
-      <button type="button" onClick={run.reset} disabled={sent === 0}>
-        Reset
-      </button>
+      <ControlButton label="Run to end" onPress={run.finish} unavailable={finished} />
+      <ControlButton label="Reset" onPress={run.reset} unavailable={sent === 0} />
       <SelectField
         label="Speed"
         value={String(speed)}

@@ -27,6 +27,8 @@ export interface FecRunControls {
  */
 export function useFecRun(codec: Codec, config: FecRunConfig | undefined, packetsPerSecond: number): FecRunControls {
   const run = useRef<FecRun | undefined>(undefined);
+  /** The run Play started: a tick of its timer steps that run only, never one created since. */
+  const playingRun = useRef<FecRun | undefined>(undefined);
   const [view, setView] = useState<FecRunView>();
   const [error, setError] = useState<string>();
   const [playing, setPlaying] = useState(false);
@@ -73,6 +75,9 @@ export function useFecRun(codec: Codec, config: FecRunConfig | undefined, packet
   useEffect(() => {
     if (!playing) return;
     const timer = window.setInterval(() => {
+      // A new configuration replaces the run before this timer is cleared: its ticks must not
+      // step the new run, which starts paused at packet 0.
+      if (run.current !== playingRun.current) return;
       step();
       if (run.current?.finished ?? true) setPlaying(false);
     }, 1000 / packetsPerSecond);
@@ -85,7 +90,10 @@ export function useFecRun(codec: Codec, config: FecRunConfig | undefined, packet
     playing,
     step,
     finish,
-    play: () => setPlaying(true),
+    play: () => {
+      playingRun.current = run.current;
+      setPlaying(true);
+    },
     pause: () => setPlaying(false),
     reset: () => setGeneration((value) => value + 1),
   };

@@ -51,6 +51,8 @@ export interface SourceFate {
   state: 'received' | 'missing' | 'rebuilt' | 'given-up';
   /** Wire index of the packet whose arrival let the decoder rebuild it. */
   rebuiltAt?: number;
+  /** Wire index of the packet after which the decoder gave it up. */
+  givenUpAt?: number;
 }
 
 /** A snapshot of a run, for rendering. */
@@ -119,7 +121,7 @@ export class FecRun {
       this.sources[esi] = { ...this.sources[esi], state: 'rebuilt', rebuiltAt: index };
       this.held[esi] = symbol;
     }
-    this.markGivenUp(this.decoder.stats().givenUp);
+    this.markGivenUp(this.decoder.stats().givenUp, index);
     return packet;
   }
 
@@ -143,11 +145,11 @@ export class FecRun {
   }
 
   /** The decoder gives unknowns up oldest first, and says only how many: the oldest missing ones. */
-  private markGivenUp(decoderGivenUp: number): void {
+  private markGivenUp(decoderGivenUp: number, index: number): void {
     for (const source of this.sources) {
       if (this.givenUp === decoderGivenUp) return;
       if (source.state !== 'missing') continue;
-      this.sources[source.esi] = { ...source, state: 'given-up' };
+      this.sources[source.esi] = { ...source, state: 'given-up', givenUpAt: index };
       this.givenUp += 1;
     }
   }
