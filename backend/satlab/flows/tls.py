@@ -24,6 +24,10 @@ def make_self_signed_cert(out_dir: str, address: str) -> tuple[str, str]:
         raise CertificateError(f"A certificate needs an IP address, got {address!r}.") from None
     cert_path = os.path.join(out_dir, "cert.pem")
     key_path = os.path.join(out_dir, "key.pem")
+    # The key file exists, private (0600), before openssl writes into it
+    # (whatever the umask or openssl's habits); it goes with the run's work
+    # directory at teardown.
+    os.close(os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     command = [
         "openssl", "req", "-x509", "-newkey", "ec",
         "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "30",
