@@ -1,7 +1,7 @@
 import { max, scaleLinear } from 'd3';
 import { useId } from 'react';
 import { AxisBottom, AxisLeft } from '../../../components/axes';
-import { useWidth } from '../hooks/use-width';
+import { useWidth } from '../../../components/use-width';
 import type { BurstBin } from '../logic/loss-pattern';
 
 export interface BurstHistogramProps {

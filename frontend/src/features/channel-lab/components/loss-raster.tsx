@@ -1,6 +1,6 @@
 import { scaleLinear } from 'd3';
 import { useId } from 'react';
-import { useWidth } from '../hooks/use-width';
+import { useWidth } from '../../../components/use-width';
 
 export interface LossRasterProps {
   /** One flag per packet in send order; 1 is a loss. */

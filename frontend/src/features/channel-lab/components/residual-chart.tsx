@@ -1,7 +1,7 @@
 import { extent, line, scaleLinear, scaleLog } from 'd3';
 import { useId, useState } from 'react';
 import { AxisBottom, AxisLeft } from '../../../components/axes';
-import { useWidth } from '../hooks/use-width';
+import { useWidth } from '../../../components/use-width';
 import { formatPercent } from '../logic/format';
 import type { ResidualPoint } from '../logic/residual-curve';
 import { type ResidualEstimate, residualEstimate } from '../logic/residual-interval';
