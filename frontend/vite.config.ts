@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { studiesAsset } from './scripts/studies-asset';
 
 /** The WebAssembly codec and its wrapper, built by codec/wasm/build.sh at the repository root. */
 const wasmBuildDir = fileURLToPath(new URL('../build/wasm', import.meta.url));
+/** The scenario presets and study recipes; the studies go into the build as studies.json (the Studies page without a backend). */
+const labsDir = fileURLToPath(new URL('../labs', import.meta.url));
 
 /**
  * The dev server and `vite preview` pass api/ on to a satlab backend (`make run` serves one on
@@ -14,10 +17,10 @@ const api = { '/api': { target: process.env.SATLAB_API_URL ?? 'http://127.0.0.1:
 export default defineConfig({
   // Relative asset paths: the built site works from any directory, served statically or by the backend.
   base: './',
-  plugins: [react()],
+  plugins: [react(), studiesAsset(labsDir)],
   resolve: { alias: { '@swf': wasmBuildDir } },
   server: { fs: { allow: ['.', wasmBuildDir] }, proxy: api },
   preview: { proxy: api },
   build: { outDir: 'dist', emptyOutDir: true },
-  test: { include: ['src/**/*.test.ts'], environment: 'node' },
+  test: { include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node' },
 });

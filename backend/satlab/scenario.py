@@ -37,9 +37,10 @@ SEED_MAX = 2**32 - 1  # libswf seeds are uint32
 MAX_DEPTH = 32
 # swf-tunnel's --symbol-bytes (codec/tools/swf-tunnel.c): at least 578, an
 # inner MTU of 576 (IPv4's minimum), and a repair datagram (symbol + IPv4,
-# UDP and repair headers, OUTER_OVERHEAD_BYTES) within the path's MTU.
+# UDP and repair headers, OUTER_OVERHEAD_BYTES, + the 16-byte tag of the key
+# every run's tunnel uses, satlab/tunnel.py) within the path's MTU.
 TUNNEL_MIN_SYMBOL_BYTES = 578
-TUNNEL_OUTER_OVERHEAD_BYTES = 41
+TUNNEL_OUTER_OVERHEAD_BYTES = 41 + 16
 PATH_MTU = 1500  # of every link of a run (plan.MTU)
 TUNNEL_MAX_SYMBOL_BYTES = PATH_MTU - TUNNEL_OUTER_OVERHEAD_BYTES
 
@@ -398,8 +399,8 @@ def describe(error: Mapping[str, Any]) -> str:
     """A pydantic error as a sentence that starts with its field."""
     # Discriminated unions put the tag in the location (path.forward.channel.bernoulli.loss):
     # a reader wrote `channel.loss`, so the tag is left out.
-    location = [str(part) for part in error["loc"]
-                if not (isinstance(part, str) and part in CHANNEL_MODELS)]
+    location = [str(part) if len(str(part)) <= 64 else f"{str(part)[:60]}…" for part in error["loc"]
+                if not (isinstance(part, str) and part in CHANNEL_MODELS)]  # an unknown field may be long
     field = ".".join(location) or "scenario"
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "extra_forbidden":

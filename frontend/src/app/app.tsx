@@ -1,6 +1,7 @@
 import { ChannelLab } from '../features/channel-lab';
 import { ExperimentConsole } from '../features/experiments';
 import { FecLab } from '../features/fec-lab';
+import { StudiesPage } from '../features/studies';
 import { useCodec } from '../lib/codec';
 
 const pages = [
@@ -10,6 +11,11 @@ const pages = [
     id: 'experiments',
     title: 'Experiments',
     blurb: 'Real transports over an emulated GEO path, run by the satlab backend and watched live.',
+  },
+  {
+    id: 'studies',
+    title: 'Studies',
+    blurb: 'Published SATCOM studies rerun by satlab: its figures beside theirs, and which of their conclusions hold.',
   },
 ] as const;
 
@@ -51,7 +57,13 @@ export function App() {
       <main id="lab">
         <h1>{page.title}</h1>
         <p className="lede">{page.blurb}</p>
-        {page.id === 'experiments' ? <ExperimentConsole /> : <CodecLab lab={page.id} />}
+        {page.id === 'experiments' ? (
+          <ExperimentConsole />
+        ) : page.id === 'studies' ? (
+          <StudiesPage />
+        ) : (
+          <CodecLab lab={page.id} />
+        )}
       </main>
     </>
   );

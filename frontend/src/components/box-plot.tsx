@@ -28,6 +28,10 @@ export interface BoxPlotProps<Datum> {
   yLabel: string;
   /** Formats a value with its unit, for the description. */
   formatValue: (value: number) => string;
+  /** Values to compare each box with (a published median), drawn across their group's box. */
+  references?: { group: string; value: number }[];
+  /** What the references are, for the legend and the description: "published median". */
+  referenceLabel?: string;
 }
 
 const height = 300;
@@ -41,12 +45,24 @@ const pointRadius = 4;
  * whiskers, and every value as a point spread across the box so that none hides another (a group
  * with one value shows its point and median only). D3 computes the scales, React renders the SVG.
  */
-export function BoxPlot<Datum>({ title, groups, data, group, value, describe, xLabel, yLabel, formatValue }: BoxPlotProps<Datum>) {
+export function BoxPlot<Datum>({
+  title,
+  groups,
+  data,
+  group,
+  value,
+  describe,
+  xLabel,
+  yLabel,
+  formatValue,
+  references = [],
+  referenceLabel = 'reference',
+}: BoxPlotProps<Datum>) {
   const titleId = useId();
   const width = Math.max(560, margin.left + margin.right + groups.length * minimumBandWidth);
   const byGroup = new Map(groups.map((one) => [one.key, data.filter((datum) => group(datum) === one.key)]));
   const stats = new Map<string, BoxStats | null>(groups.map((one) => [one.key, boxStats((byGroup.get(one.key) ?? []).map(value))]));
-  const [low = 0, high = 1] = extent(data, value);
+  const [low = 0, high = 1] = extent([...data.map(value), ...references.map((reference) => reference.value)]);
   // A little room above and below the extreme points, so that they do not sit on the frame; none
   // below 0 for figures that cannot be negative (times, counts).
   const padding = (high - low) * 0.08 || Math.abs(high) * 0.05 || 1;
@@ -64,7 +80,9 @@ export function BoxPlot<Datum>({ title, groups, data, group, value, describe, xL
   const description = `${title}: ${groups
     .map((one) => {
       const summary = stats.get(one.key);
-      return summary ? `${one.label}: median ${formatValue(summary.median)} of ${summary.n}` : `${one.label}: no values`;
+      const measured = summary ? `${one.label}: median ${formatValue(summary.median)} of ${summary.n}` : `${one.label}: no values`;
+      const compared = references.filter((reference) => reference.group === one.key);
+      return [measured, ...compared.map((reference) => `${referenceLabel} ${formatValue(reference.value)}`)].join(', ');
     })
     .join('; ')}.`;
 
@@ -111,6 +129,18 @@ export function BoxPlot<Datum>({ title, groups, data, group, value, describe, xL
                   <title>{describe(datum)}</title>
                 </circle>
               ))}
+              {references
+                .filter((reference) => reference.group === one.key)
+                .map((reference, index) => (
+                  <line
+                    key={`reference-${index}`}
+                    className="box-reference"
+                    x1={left - band * 0.12}
+                    x2={left + band * 1.12}
+                    y1={yScale(reference.value)}
+                    y2={yScale(reference.value)}
+                  />
+                ))}
             </g>
           );
         })}
@@ -127,6 +157,14 @@ export function BoxPlot<Datum>({ title, groups, data, group, value, describe, xL
           title={yLabel}
         />
       </svg>
+      {references.length > 0 && (
+        <p className="box-legend">
+          <svg width="34" height="12" aria-hidden="true">
+            <line className="box-reference" x1="1" x2="33" y1="6" y2="6" />
+          </svg>{' '}
+          {referenceLabel}
+        </p>
+      )}
     </figure>
   );
 }

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import type { StudyReport } from '../src/features/studies/api/types';
+import { expect, test } from './fixtures';
+
+// The built site on a plain static server, no backend: the Studies page shows the Petrou recipe
+// from the build's studies.json. The expected figures come from the report shipped with the
+// recipe, so that a new shipped report keeps this test true.
+test.use({ expectedFailures: [/\/labs\/api\//] });
+
+const report = JSON.parse(readFileSync(new URL('../../labs/studies/petrou2022/report.json', import.meta.url), 'utf8')) as StudyReport;
+const published = readFileSync(new URL('../../labs/studies/petrou2022/published.csv', import.meta.url), 'utf8').trim().split('\n');
+const figure = (value: number | null, decimals = 2) => (value === null ? '–' : value.toFixed(decimals));
+const label = (configuration: Record<string, string>) => ['channel', 'transport', 'tunnel'].map((axis) => configuration[axis]).join(' · ');
+
+async function openStudies(page: Page) {
+  await page.goto('./?lab=studies');
+  await expect(page.getByRole('link', { name: 'Studies' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('heading', { name: 'When BBR beats FEC coded CUBIC flows over SATCOM' })).toBeVisible();
+}
+
+test("shows the Petrou study, its published figures and the shipped report's numbers without a backend", async ({ page }) => {
+  await openStudies(page);
+  await expect(page.getByRole('heading', { name: 'Served without the satlab backend' })).toBeVisible();
+  await expect(page.getByText('Petrou, Pradas, Royer, Lochin.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'What the study found' })).toBeVisible();
+  await expect(page.getByText(/FEC never makes it faster/)).toBeVisible();
+  await expect(page.getByRole('form', { name: 'New study run' })).toHaveCount(0);
+
+  // Which report this is: shipped with the recipe, when and by what.
+  const section = page.getByRole('region', { name: 'Report shipped with the recipe' });
+  await expect(section).toBeVisible();
+  await expect(section.getByText(`by satlab ${report.satlab}`)).toContainText(report.generated_at.slice(0, 10));
+  await expect(section.getByText(`${report.summary.in_band} of ${report.summary.rows} published figures in band`)).toBeVisible();
+  await expect(section.getByRole('note')).toHaveCount(report.quick ? 1 : 0);
+
+  // A row per published figure: the study's value beside satlab's median [IQR], n and ratio.
+  const table = section.getByRole('table', { name: "Published figures beside satlab's" });
+  await expect(table.locator('tbody tr')).toHaveCount(published.length - 1);
+  for (const [index, row] of report.rows.entries()) {
+    const iqr = row.statistic === 'median' && row.q1 !== null && row.q3 !== null ? ` [${figure(row.q1)}–${figure(row.q3)}]` : '';
+    const verdict = row.band === null ? '–' : row.in_band === null ? 'not measured' : row.in_band ? '✓ in band' : '✗ out of band';
+    await expect(table.locator('tbody tr').nth(index).locator('th, td')).toHaveText(
+      [
+        `${label(row.configuration)}${row.statistic === 'median' ? '' : `, ${row.statistic}`}${row.source === 'Table II' ? '' : ` (${row.source})`}`,
+        figure(row.published),
+        row.satlab === null ? '–' : `${figure(row.satlab)}${iqr}`,
+        `${row.n}${row.failed > 0 ? ` (${row.failed} failed)` : ''}`,
+        figure(row.ratio, 3),
+        verdict,
+      ],
+      { useInnerText: true },
+    );
+  }
+
+  // The band and why, on keyboard focus (and hover), as the mark's description.
+  const judged = report.rows.findIndex((row) => row.in_band !== null);
+  const mark = table.locator('tbody tr').nth(judged).getByRole('button');
+  const tip = `Band ${report.rows[judged].band}: ${report.rows[judged].band_reason}`;
+  await expect(mark).toHaveAccessibleDescription(tip);
+  await expect(page.getByRole('tooltip', { name: tip })).toBeHidden();
+  await mark.focus();
+  await expect(page.getByRole('tooltip').filter({ hasText: tip })).toBeVisible();
+  await mark.press('Escape');
+  await expect(page.getByRole('tooltip').filter({ hasText: tip })).toBeHidden();
+
+  // A box plot per channel and transport, the published medians drawn on them.
+  const pairs = new Set(report.configurations.map((entry) => label(entry.configuration).split(' · ').slice(0, 2).join(' · ')));
+  const charts = section.getByRole('img', { name: /published median/ });
+  await expect(charts).toHaveCount(pairs.size);
+  await expect(section.locator('circle.box-point')).toHaveCount(report.configurations.reduce((total, entry) => total + entry.values.length, 0));
+
+  // Each conclusion, with its verdict and its ratios.
+  for (const check of report.checks) {
+    const verdict = check.holds === null ? 'not measured' : check.holds ? 'holds' : 'fails';
+    const item = section.getByRole('listitem').filter({ hasText: `${check.id}:` });
+    await expect(item.locator('.check-verdict')).toHaveText(verdict);
+    const ratios = item.getByRole('table', { name: `Ratios of ${check.id}` });
+    await expect(ratios.locator('tbody tr')).toHaveCount(check.comparisons.length);
+    await expect(ratios.locator('tbody tr td:nth-child(4)')).toHaveText(check.comparisons.map((comparison) => figure(comparison.ratio, 3)));
+  }
+
+  // The shipped report as CSV, made in the page: a header and a row per published figure.
+  const csv = await section.getByRole('link', { name: 'Report CSV' }).getAttribute('href');
+  const lines = decodeURIComponent(csv?.replace(/^data:text\/csv;charset=utf-8,/, '') ?? '').trim().split('\n');
+  expect(lines[0]).toContain('published_download_time_s,satlab_download_time_s');
+  expect(lines).toHaveLength(report.rows.length + 1);
+  await page.screenshot({ path: 'test-output/studies-static.png', fullPage: true });
+});
+
+for (const width of [800, 1920]) {
+  test(`is readable at ${width} px: no page-wide scrolling, chart text at least 14 px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 1000 });
+    await openStudies(page);
+    await expect(page.getByRole('img', { name: /published median/ }).first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const smallest = await page.locator('.study-charts svg.chart').evaluateAll((charts) =>
+      Math.min(
+        ...charts.flatMap((chart) => {
+          const scale = chart.getBoundingClientRect().width / (chart as SVGSVGElement).viewBox.baseVal.width;
+          return [...chart.querySelectorAll('text')].map((text) => Number.parseFloat(getComputedStyle(text).fontSize) * scale);
+        }),
+      ),
+    );
+    expect(smallest).toBeGreaterThanOrEqual(14);
+    await page.screenshot({ path: `test-output/studies-${width}.png`, fullPage: true });
+  });
+}

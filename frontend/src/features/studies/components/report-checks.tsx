@@ -1,0 +1,59 @@
+import type { ReportCheck, Study } from '../api/types';
+import { boundText, checkVerdict, configurationLabel, formatFigure } from '../logic/report';
+
+export interface ReportChecksProps {
+  /** The report's checks; without a report, the study's statements, not measured. */
+  checks: ReportCheck[] | Study['checks'];
+  /** The axes that name a configuration. */
+  axes: string[];
+}
+
+/** ReportChecks lists the study's conclusions, each with whether it holds on satlab's medians and every ratio against its bound. */
+export function ReportChecks({ checks, axes }: ReportChecksProps) {
+  return (
+    <section aria-labelledby="study-checks-heading">
+      <h3 id="study-checks-heading">The study's conclusions, checked on satlab's medians</h3>
+      <ul className="study-checks">
+        {checks.map((check) => {
+          const verdict = checkVerdict('holds' in check ? check.holds : null);
+          return (
+            <li key={check.id} className={`study-check check-${verdict.replaceAll(' ', '-')}`} aria-labelledby={`check-${check.id}`}>
+              <p id={`check-${check.id}`}>
+                <strong className="check-verdict">{verdict}</strong> <span className="check-id">{check.id}</span>: {check.statement}
+              </p>
+              {'comparisons' in check && (
+                <div className="table-scroll">
+                  <table aria-label={`Ratios of ${check.id}`}>
+                    <caption>Each ratio of medians must be {boundText(check)}.</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Numerator</th>
+                        <th scope="col">Denominator</th>
+                        <th scope="col">Medians</th>
+                        <th scope="col">Ratio</th>
+                        <th scope="col">Holds</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {check.comparisons.map((comparison, index) => (
+                        <tr key={index}>
+                          <td>{configurationLabel(comparison.numerator, axes)}</td>
+                          <td>{configurationLabel(comparison.denominator, axes)}</td>
+                          <td className="number">
+                            {formatFigure(comparison.numerator_median)} / {formatFigure(comparison.denominator_median)}
+                          </td>
+                          <td className="number">{formatFigure(comparison.ratio, 3)}</td>
+                          <td>{checkVerdict(comparison.holds) === 'holds' ? 'yes' : checkVerdict(comparison.holds) === 'fails' ? 'no' : '–'}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import type { Study, StudyReport } from '../api/types';
+import { reportCsv } from '../logic/report-csv';
+import { fixedLevels, reportOrigin, summaryText, tableRows, variedAxes } from '../logic/report';
+import { ReportCharts } from './report-charts';
+import { ReportChecks } from './report-checks';
+import { ReportTable } from './report-table';
+
+export interface ReportViewProps {
+  study: Study;
+  /** null: no report yet, the published figures alone. */
+  report: StudyReport | null;
+  /** Which report this is, as a heading: "Report shipped with the recipe". */
+  heading: string;
+  /** Where the CSV of the report is; a shipped report's is made here. */
+  csvHref?: string;
+  /** What else to say first: a live run's progress. */
+  children?: ReactNode;
+}
+
+/** ReportView is one report of a study: where it comes from, the table, the box plots, the checks, its CSV. */
+export function ReportView({ study, report, heading, csvHref, children }: ReportViewProps) {
+  const rows = tableRows(study, report);
+  const configurations = rows.map((row) => row.configuration);
+  const axes = variedAxes(study.axes, configurations);
+  const href = csvHref ?? (report ? `data:text/csv;charset=utf-8,${encodeURIComponent(reportCsv(report))}` : null);
+  return (
+    <section className="panel study-report" aria-labelledby="study-report-heading">
+      <h2 id="study-report-heading">{heading}</h2>
+      {report ? <p className="report-origin">{reportOrigin(report)}</p> : <p>No report yet: the study's published figures alone.</p>}
+      {report?.quick && (
+        <p role="note" className="notice quick-note">
+          A quick run: a smoke test that the set-up works, not a result. Its few configurations ran once each; compare a full run with
+          the study.
+        </p>
+      )}
+      {children}
+      {report && <p className="report-summary">{summaryText(report)}</p>}
+      {report && href && (
+        <p>
+          <a href={href} download={`satlab-study-${study.id}.csv`}>
+            Report CSV
+          </a>{' '}
+          <span className="hint">one row per published figure</span>
+        </p>
+      )}
+      <ReportTable rows={rows} axes={axes} fixed={fixedLevels(study.axes, configurations)} />
+      {report && <ReportCharts report={report} />}
+      <ReportChecks checks={report?.checks ?? study.checks} axes={axes} />
+    </section>
+  );
+}

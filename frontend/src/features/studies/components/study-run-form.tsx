@@ -1,0 +1,118 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError } from '../../experiments/api/client';
+import { startStudyRun } from '../api/client';
+import type { Selection, Study, StudyRun } from '../api/types';
+import { quickSelection, runCount } from '../logic/report';
+
+type Kind = 'quick' | 'full';
+
+export interface StudyRunFormProps {
+  study: Study;
+  /** The run started: show it. */
+  onStarted: (run: StudyRun) => void;
+}
+
+/**
+ * StudyRunForm starts a study run: quick (the recipe's smoke run) or full (the whole matrix, the
+ * study's iterations), either narrowed to some levels of each axis.
+ */
+export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
+  const [kind, setKind] = useState<Kind>('quick');
+  const [selection, setSelection] = useState<Selection>(() => quickSelection(study));
+  const [iterations, setIterations] = useState(study.quick.iterations);
+  const [problems, setProblems] = useState<string[]>([]);
+  const [starting, setStarting] = useState(false);
+  const { configurations, runs } = runCount(selection, iterations);
+
+  const chooseKind = (next: Kind) => {
+    setKind(next);
+    setSelection(next === 'quick' ? quickSelection(study) : study.axes);
+    setIterations(next === 'quick' ? study.quick.iterations : study.iterations);
+  };
+  const toggle = (axis: string, level: string, on: boolean) =>
+    setSelection((current) => ({
+      ...current,
+      [axis]: study.axes[axis].filter((candidate) => (candidate === level ? on : current[axis].includes(candidate))),
+    }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setStarting(true);
+    setProblems([]);
+    // Every axis's levels, also those left whole: a quick run would otherwise take the recipe's.
+    startStudyRun(study.id, { quick: kind === 'quick', only: selection, iterations }).then(
+      (run) => {
+        setStarting(false);
+        onStarted(run);
+      },
+      (error: Error) => {
+        setStarting(false);
+        setProblems(
+          error instanceof ApiError && error.problems.length > 0
+            ? error.problems.map((problem) => `${problem.loc.slice(1).join('.')}: ${problem.msg}`)
+            : [`The study run did not start: ${error.message}`],
+        );
+      },
+    );
+  };
+
+  return (
+    <form className="panel study-run-form" aria-label="New study run" onSubmit={submit}>
+      <h2>New study run</h2>
+      <fieldset className="segmented">
+        <legend>Kind of run</legend>
+        <label>
+          <input type="radio" name="kind" value="quick" checked={kind === 'quick'} onChange={() => chooseKind('quick')} /> Quick
+        </label>
+        <label>
+          <input type="radio" name="kind" value="full" checked={kind === 'full'} onChange={() => chooseKind('full')} /> Full
+        </label>
+      </fieldset>
+      <p role="note" className={kind === 'quick' ? 'notice quick-note' : 'hint'}>
+        {kind === 'quick'
+          ? 'A quick run is a smoke test: a few configurations that finish fast, once each. It shows that the set-up works, not a result to compare with the study.'
+          : `A full run: every configuration chosen below, ${study.iterations} iterations each as the recipe says, ${study.parallel} at once. It takes hours.`}
+      </p>
+      <fieldset className="study-levels">
+        <legend>Configurations</legend>
+        {Object.entries(study.axes).map(([axis, levels]) => (
+          <fieldset key={axis} className="study-axis">
+            <legend>{axis}</legend>
+            {levels.map((level) => (
+              <label key={level}>
+                <input type="checkbox" checked={selection[axis].includes(level)} onChange={(event) => toggle(axis, level, event.target.checked)} />{' '}
+                {level}
+              </label>
+            ))}
+          </fieldset>
+        ))}
+      </fieldset>
+      <div className="field">
+        <label htmlFor="study-iterations">Iterations</label>
+        <input
+          id="study-iterations"
+          type="number"
+          min={1}
+          max={1000}
+          value={iterations}
+          onChange={(event) => setIterations(Math.max(1, Math.round(Number(event.target.value) || 1)))}
+        />
+      </div>
+      <p role="status">
+        {configurations === 0
+          ? 'Choose at least one level of each axis.'
+          : `${configurations} configuration${configurations === 1 ? '' : 's'} × ${iterations} iteration${iterations === 1 ? '' : 's'} = ${runs} run${runs === 1 ? '' : 's'}, ${Math.min(study.parallel, runs)} at once`}
+      </p>
+      {problems.length > 0 && (
+        <ul className="field-problems" role="alert">
+          {problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+      <button type="submit" disabled={starting || configurations === 0}>
+        {starting ? 'Starting…' : `Start the ${kind} run`}
+      </button>
+    </form>
+  );
+}

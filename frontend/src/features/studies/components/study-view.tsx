@@ -1,0 +1,102 @@
+import { useEffect } from 'react';
+import { CampaignProgressBar } from '../../experiments/components/campaign-progress';
+import { studyReportCsvUrl } from '../api/client';
+import type { Study, StudyDetail } from '../api/types';
+import { useReportChoice } from '../hooks/use-report-choice';
+import { useRunReport } from '../hooks/use-run-report';
+import { useShippedReport } from '../hooks/use-studies';
+import { useStudyRuns } from '../hooks/use-study-runs';
+import { ReportView } from './report-view';
+import { StudyRunForm } from './study-run-form';
+import { StudyRuns } from './study-runs';
+
+export interface StudyViewProps {
+  study: Study | StudyDetail;
+  /** Whether the satlab backend is here: runs start and reports come live from it. */
+  backend: boolean;
+}
+
+/** StudyView is one study: what it found, a run to start, its runs, and the report on show. */
+export function StudyView({ study, backend }: StudyViewProps) {
+  const { runs, failure, refresh } = useStudyRuns(study.id, backend);
+  const [choice, choose] = useReportChoice();
+  const shown = choice ?? (study.has_shipped_report ? 'shipped' : (runs[0]?.campaign_id ?? 'shipped'));
+  return (
+    <article className="study" aria-labelledby={`study-${study.id}`}>
+      <header className="panel study-header">
+        <h2 id={`study-${study.id}`}>{study.title}</h2>
+        <p className="citation">
+          {study.citation}
+          {study.url && (
+            <>
+              {' '}
+              <a href={study.url}>The paper</a>
+            </>
+          )}
+        </p>
+        <h3>What the study found</h3>
+        <p>{study.summary}</p>
+      </header>
+      {backend && (
+        <div className="study-runs-row">
+          <StudyRunForm
+            study={study}
+            onStarted={(run) => {
+              choose(run.campaign_id);
+              refresh();
+            }}
+          />
+          <StudyRuns runs={runs} shipped={study.has_shipped_report} shown={shown} onChoose={choose} failure={failure} />
+        </div>
+      )}
+      {shown === 'shipped' ? (
+        <ShippedReport study={study} />
+      ) : (
+        <RunReport key={shown} study={study} campaignId={shown} onStatus={refresh} />
+      )}
+    </article>
+  );
+}
+
+function ShippedReport({ study }: { study: Study | StudyDetail }) {
+  const shipped = useShippedReport(study);
+  if (shipped.status === 'loading') return <p role="status">Loading the report shipped with the recipe…</p>;
+  if (shipped.status === 'failed') {
+    return (
+      <p className="error" role="alert">
+        {shipped.message}
+      </p>
+    );
+  }
+  return (
+    <ReportView
+      study={study}
+      report={shipped.report}
+      heading={shipped.report ? 'Report shipped with the recipe' : 'Published figures'}
+    />
+  );
+}
+
+/** RunReport is the live report of one study run, with its progress while it runs; onStatus hears of each change of its status. */
+function RunReport({ study, campaignId, onStatus }: { study: Study; campaignId: string; onStatus: () => void }) {
+  const { report, failure, status, progress } = useRunReport(study.id, campaignId);
+  useEffect(() => {
+    if (status !== null) onStatus();
+  }, [status, onStatus]);
+  return (
+    <>
+      {failure && (
+        <p className="error" role="alert">
+          {failure}
+        </p>
+      )}
+      <ReportView study={study} report={report} heading={`Report of study run ${campaignId}`} csvHref={studyReportCsvUrl(study.id, [campaignId])}>
+        <p className="run-status">
+          Study run {campaignId}: <strong>{status ?? 'loading'}</strong>{' '}
+          <a href={`?lab=experiments&view=campaigns&campaign=${campaignId}`}>Its campaign in the experiment console</a>
+        </p>
+        {progress && <CampaignProgressBar progress={progress} label="Study run progress" />}
+      </ReportView>
+    </>
+  );
+}

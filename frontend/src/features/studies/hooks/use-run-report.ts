@@ -1,0 +1,62 @@
+import { useCallback, useEffect, useReducer, useState } from 'react';
+import { openStream } from '../../experiments/api/client';
+import type { CampaignStreamEvent } from '../../experiments/api/types';
+import { useBurstRefresh } from '../../experiments/hooks/use-burst-refresh';
+import { campaignLiveReducer, initialCampaignLive } from '../../experiments/logic/campaign-view';
+import { getStudyReport } from '../api/client';
+import type { StudyReport } from '../api/types';
+
+const REFRESH_DELAY_MS = 500;
+
+/**
+ * useRunReport is the live report of one study run: a study run is a campaign, so its stream
+ * (WS api/campaigns/{id}/stream) gives its status and progress, and after each change the report
+ * (GET api/studies/{id}/report?campaign=…) is asked for again, until the run is over.
+ */
+export function useRunReport(studyId: string, campaignId: string) {
+  const [live, dispatch] = useReducer(campaignLiveReducer, initialCampaignLive);
+  const [report, setReport] = useState<StudyReport | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const refresh = useCallback(() => setVersion((count) => count + 1), []);
+  const scheduleRefresh = useBurstRefresh(refresh, REFRESH_DELAY_MS);
+
+  useEffect(() => {
+    let current = true;
+    getStudyReport(studyId, [campaignId]).then(
+      (loaded) => {
+        if (!current) return;
+        setReport(loaded);
+        setFailure(null);
+      },
+      (error: Error) => current && setFailure(`The report did not load: ${error.message}`),
+    );
+    return () => {
+      current = false;
+    };
+  }, [studyId, campaignId, version]);
+
+  useEffect(
+    () =>
+      openStream<CampaignStreamEvent>(
+        `campaigns/${encodeURIComponent(campaignId)}/stream`,
+        (event) => {
+          dispatch({ type: 'event', event });
+          if (event.type === 'campaign') scheduleRefresh();
+        },
+        (code) => {
+          dispatch({ type: 'closed', code });
+          scheduleRefresh();
+        },
+      ),
+    [campaignId, scheduleRefresh],
+  );
+
+  const stored = report?.campaigns.find((campaign) => campaign.campaign_id === campaignId);
+  return {
+    report,
+    failure,
+    status: live.status ?? stored?.status ?? null,
+    progress: live.progress ?? stored?.progress ?? null,
+  };
+}

@@ -1,0 +1,54 @@
+import { useEffect, useState } from 'react';
+import { getStaticStudies, getStudy, listStudies } from '../api/client';
+import type { Study, StudyDetail, StudyReport } from '../api/types';
+
+export type StudiesState =
+  | { status: 'loading' }
+  | { status: 'failed'; message: string }
+  /** The backend's studies: runs can start here. */
+  | { status: 'ready'; backend: true; studies: Study[] }
+  /** The static build's copy (studies.json), and why there is no backend. */
+  | { status: 'ready'; backend: false; studies: StudyDetail[]; why: string };
+
+/**
+ * useStudies asks the backend for its studies; where it does not answer (a static copy of the
+ * site), reads the copy the build shipped, with each recipe's published figures and report.
+ */
+export function useStudies(): StudiesState {
+  const [state, setState] = useState<StudiesState>({ status: 'loading' });
+  useEffect(() => {
+    let current = true;
+    listStudies().then(
+      (list) => current && setState({ status: 'ready', backend: true, studies: list.data }),
+      (apiError: Error) =>
+        getStaticStudies().then(
+          (list) => current && setState({ status: 'ready', backend: false, studies: list.data, why: apiError.message }),
+          (error: Error) => current && setState({ status: 'failed', message: `The studies did not load: ${error.message}` }),
+        ),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return state;
+}
+
+export type ShippedReport = { status: 'loading' } | { status: 'ready'; report: StudyReport | null } | { status: 'failed'; message: string };
+
+/** useShippedReport is the report shipped with a recipe: in the static copy already, else from the backend. */
+export function useShippedReport(study: Study | StudyDetail): ShippedReport {
+  const inHand = 'shipped_report' in study ? study.shipped_report : undefined;
+  const [fetched, setFetched] = useState<ShippedReport>({ status: 'loading' });
+  useEffect(() => {
+    if (inHand !== undefined) return;
+    let current = true;
+    getStudy(study.id).then(
+      (detail) => current && setFetched({ status: 'ready', report: detail.shipped_report }),
+      (error: Error) => current && setFetched({ status: 'failed', message: `The shipped report did not load: ${error.message}` }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [study.id, inHand]);
+  return inHand !== undefined ? { status: 'ready', report: inHand } : fetched;
+}

@@ -1,0 +1,1 @@
+export { StudiesPage } from './components/studies-page';

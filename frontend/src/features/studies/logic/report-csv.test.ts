@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import { csvParse } from 'd3';
+import { describe, expect, it } from 'vitest';
+import { readStudies } from '../../../../scripts/studies-asset';
+import type { StudyReport } from '../api/types';
+import { reportCsv } from './report-csv';
+
+const labsDir = fileURLToPath(new URL('../../../../../labs', import.meta.url));
+const report = readStudies(labsDir).data.find((one) => one.id === 'petrou2022')?.shipped_report as StudyReport;
+
+describe('reportCsv', () => {
+  it('has a row per published figure, its configuration by level and its figures in columns named with their unit', () => {
+    const rows = csvParse(reportCsv(report));
+    expect(rows.columns).toEqual([
+      ...Object.keys(report.axes),
+      'statistic',
+      'published_download_time_s',
+      'satlab_download_time_s',
+      'q1_download_time_s',
+      'q3_download_time_s',
+      'n',
+      'failed',
+      'ratio',
+      'band',
+      'in_band',
+      'source',
+    ]);
+    expect(rows).toHaveLength(report.rows.length);
+    report.rows.forEach((row, index) => {
+      const line = rows[index];
+      expect(line.tunnel).toBe(row.configuration.tunnel);
+      expect(Number(line.published_download_time_s)).toBe(row.published);
+      expect(line.satlab_download_time_s === '' ? null : Number(line.satlab_download_time_s)).toBe(row.satlab);
+      expect(line.in_band).toBe(row.in_band === null ? '' : row.in_band ? 'yes' : 'no');
+    });
+  });
+});
