@@ -122,8 +122,12 @@ def test_a_symbol_size_the_tunnel_refuses_is_refused_at_validation(symbol_bytes)
 @pytest.mark.parametrize(("symbol_bytes", "accepted"), [
     (TUNNEL_MIN_SYMBOL_BYTES - 1, False), (TUNNEL_MIN_SYMBOL_BYTES, True),
     (TUNNEL_MAX_SYMBOL_BYTES, True), (TUNNEL_MAX_SYMBOL_BYTES + 1, False)])
-def test_the_symbol_size_limits_are_the_tunnels(symbol_bytes, accepted):
-    """swf-tunnel itself, in a network namespace of its own that goes with it."""
+def test_the_symbol_size_limits_are_the_tunnels(symbol_bytes, accepted, tmp_path):
+    """swf-tunnel itself, in a network namespace of its own that goes with it,
+    with a key as every run's tunnel has."""
+    key = tmp_path / "key"
+    key.touch(mode=0o600)
+    key.write_text("ab" * 32)
     data = copy.deepcopy(BASE)
     data["tunnel"] = {"k": 5, "z": 50, "symbol_bytes": symbol_bytes}
     if accepted:
@@ -131,7 +135,7 @@ def test_the_symbol_size_limits_are_the_tunnels(symbol_bytes, accepted):
     else:
         validate_problems(data)
     script = (f"ip link set lo up && exec {tool('swf-tunnel')} --dev t0 --addr 10.9.0.1/24 "
-              f"--local 127.0.0.1:7000 --remote 127.0.0.1:7001 --symbol-bytes {symbol_bytes}")
+              f"--local 127.0.0.1:7000 --remote 127.0.0.1:7001 --symbol-bytes {symbol_bytes} --key-file {key}")
     with subprocess.Popen(["unshare", "--net", "sh", "-c", script], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True) as child:
         first_line = child.stdout.readline()  # the ready event, or nothing once it exits
