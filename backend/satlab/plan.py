@@ -15,6 +15,7 @@ from typing import Any
 
 from satlab.scenario import (
     MAX_FLOWS,
+    TUNNEL_MAX_SYMBOL_BYTES,
     Bernoulli,
     Channel,
     Direction,
@@ -287,7 +288,7 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
             fec += ["--symbol-bytes", str(tunnel.symbol_bytes)]
             inner_mtu = tunnel.symbol_bytes - 2
         else:
-            inner_mtu = MTU - 43
+            inner_mtu = TUNNEL_MAX_SYMBOL_BYTES - 2  # swf-tunnel's symbol size from the path MTU
         for role, local, remote, inner in (("terminal", "1.1", "1.2", "3.1"), ("gateway", "1.2", "1.1", "3.2")):
             tunnels.append(PlannedTunnel(namespaces[role], f"fec{run_id}", f"{net}.{inner}/24",
                                          f"{net}.{local}:{TUNNEL_PORT}", f"{net}.{remote}:{TUNNEL_PORT}", fec))

@@ -55,7 +55,7 @@ def test_make_plan_with_netem_replaces_satlink_by_a_veth_pair_of_mtu_sized_packe
     pair = plan.veths[0]
     assert (pair.a_netns, pair.b_netns) == (plan.namespaces["terminal"], plan.namespaces["gateway"])
     assert (pair.a_addr, pair.b_addr, pair.mtu) == ("10.131.1.1/24", "10.131.1.2/24", 1500)
-    assert [v.mtu for v in plan.veths[1:]] == [1457, 1457]  # the tunnel's inner MTU beside the link
+    assert [v.mtu for v in plan.veths[1:]] == [1441, 1441]  # the tunnel's inner MTU beside the link
     assert {v.gso_max_segs for v in plan.veths} == {1}
 
 

@@ -61,7 +61,7 @@ def test_make_plan_gives_concurrent_flows_distinct_ports():
 def test_make_plan_routes_through_the_tunnel_with_its_mtu():
     plan = make_plan(optical("tunnel.k=5", "tunnel.z=100"), "a1b2c3")
     assert [t.netns for t in plan.tunnel] == [plan.namespaces["terminal"], plan.namespaces["gateway"]]
-    assert plan.access_mtu == 1500 - 43
+    assert plan.access_mtu == 1500 - 43 - 16  # headers, length prefix and the key's tag
     inner_gateway = plan.tunnel[1].inner_addr.split("/")[0]
     assert plan.routes["terminal"][0][-1] == inner_gateway
 
@@ -89,7 +89,7 @@ def test_make_plan_gives_the_lan_link_the_tunnel_mtu_and_leaves_the_bdp_alone():
 
 def test_make_plan_gives_the_veths_the_access_mtu_and_leaves_gso_alone_with_satlink():
     plan = make_plan(optical("tunnel.k=5", "tunnel.z=100"), "a1b2c3")
-    assert [(v.mtu, v.gso_max_segs) for v in plan.veths] == [(1457, None), (1457, None)]
+    assert [(v.mtu, v.gso_max_segs) for v in plan.veths] == [(1441, None), (1441, None)]
     assert plan.netem == {}
 
 
@@ -112,4 +112,4 @@ def test_make_plan_gives_cross_traffic_its_own_ports_after_every_flow_port():
 def test_make_plan_sizes_cross_traffic_datagrams_to_the_access_mtu():
     assert make_plan(optical("cross_traffic=[{rate_mbps: 1}]"), "a1b2c3").cross_traffic[0].length_bytes == 1472
     tunnelled = make_plan(optical("cross_traffic=[{rate_mbps: 1}]", "tunnel.k=5", "tunnel.z=100"), "a1b2c3")
-    assert tunnelled.cross_traffic[0].length_bytes == 1457 - 28
+    assert tunnelled.cross_traffic[0].length_bytes == 1441 - 28
