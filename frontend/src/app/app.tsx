@@ -1,3 +1,4 @@
+import { ClassPage } from '../features/auth';
 import { ChannelLab } from '../features/channel-lab';
 import { ExperimentConsole } from '../features/experiments';
 import { FecLab } from '../features/fec-lab';
@@ -11,6 +12,11 @@ const pages = [
     id: 'experiments',
     title: 'Experiments',
     blurb: 'Real transports over an emulated GEO path, run by the satlab backend and watched live.',
+  },
+  {
+    id: 'class',
+    title: 'Sign in',
+    blurb: 'For a class on a shared satlab server: the instructor signs in with their token, students join with the class code.',
   },
   {
     id: 'studies',
@@ -59,6 +65,8 @@ export function App() {
         <p className="lede">{page.blurb}</p>
         {page.id === 'experiments' ? (
           <ExperimentConsole />
+        ) : page.id === 'class' ? (
+          <ClassPage />
         ) : page.id === 'studies' ? (
           <StudiesPage />
         ) : (

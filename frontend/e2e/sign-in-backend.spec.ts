@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from './fixtures';
+
+// Signing in, against a real `satlab serve` of its own: with an instructor token, so that sign-in
+// is required even on loopback (the shared backend of the other specs runs without one).
+test.skip(Boolean(process.env.E2E_BACKEND_SKIP), process.env.E2E_BACKEND_SKIP);
+
+const TOKEN = 'a-token-for-the-sign-in-spec';
+const satlab = fileURLToPath(new URL('../../backend/.venv/bin/satlab', import.meta.url));
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
+let server: ChildProcess;
+let scratch: string;
+let site: string;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+test.beforeAll(async () => {
+  const port = await freePort();
+  scratch = mkdtempSync(join(tmpdir(), 'satlab-sign-in-'));
+  site = `http://127.0.0.1:${port}/`;
+  server = spawn(satlab, ['--db', join(scratch, 'satlab.db'), 'serve', '--host', '127.0.0.1', '--port', String(port)], {
+    env: { ...process.env, SATLAB_FRONTEND_DIR: dist, SATLAB_INSTRUCTOR_TOKEN: TOKEN },
+    stdio: 'inherit',
+  });
+  await expect
+    .poll(() => fetch(`${site}api/auth/me`).then((response) => response.status, () => 0), { timeout: 30_000 })
+    .toBe(200);
+});
+
+test.afterAll(() => {
+  server.kill('SIGTERM');
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+test.describe('refusals', () => {
+  test.use({ expectedFailures: [/\/api\/auth\/instructor$/] });
+
+  test('the instructor signs in with the token, a student joins with the class code', async ({ page, browser }) => {
+    await page.goto(`${site}?lab=class`);
+    const instructorForm = page.getByRole('form', { name: 'Instructor sign-in' });
+    await instructorForm.getByLabel('Instructor token').fill('a wrong guess');
+    await instructorForm.getByRole('button', { name: 'Sign in as instructor' }).click();
+    await expect(instructorForm.getByRole('alert')).toHaveText("That is not the instructor's token.");
+    await instructorForm.getByLabel('Instructor token').fill(TOKEN);
+    await instructorForm.getByRole('button', { name: 'Sign in as instructor' }).click();
+    await expect(page.getByText('Signed in as the instructor.')).toBeVisible();
+    const code = (await page.getByRole('status', { name: 'The class code' }).textContent()) ?? '';
+    expect(code).toMatch(/^[A-Z2-9]{8}$/);
+    await expect(page.getByRole('region', { name: 'Students' })).toContainText('Nobody has joined yet.');
+    await page.screenshot({ path: 'test-output/sign-in-instructor.png', fullPage: true });
+
+    // A student, in a browser of their own.
+    const student = await (await browser.newContext()).newPage();
+    await student.goto(`${site}?lab=class`);
+    const join = student.getByRole('form', { name: 'Join the class' });
+    await join.getByLabel('Class code').fill(code.toLowerCase());
+    await join.getByLabel('Your name').fill('Ada');
+    await join.getByRole('button', { name: 'Join' }).click();
+    await expect(student.getByText('Signed in as Ada, a student of this class.')).toBeVisible();
+    const quotas = student.getByRole('region', { name: 'What you may run' });
+    await expect(quotas.getByRole('row', { name: 'runs one student may have queued or running at once 2' })).toBeVisible();
+    await student.screenshot({ path: 'test-output/sign-in-student.png', fullPage: true });
+
+    await page.reload();
+    await expect(page.getByRole('region', { name: 'Students' })).toContainText('Ada · 0 runs');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('form', { name: 'Instructor sign-in' })).toBeVisible();
+  });
+});
