@@ -103,7 +103,7 @@ test.describe('refusals', () => {
     // Slips of syntax are caught before anything is sent.
     await values.fill('cubic, {k: 5');
     await expect(form.getByText('Values of parameter 1: expected "," or "}" in a {…} mapping at the end of "cubic, {k: 5".')).toBeVisible();
-    await expect(form.getByRole('status')).toHaveText('Correct the fields marked above to count the runs.');
+    await expect(form.getByRole('status')).toHaveText('No runs: nothing would be sent (see why beside Start campaign).');
     await expect(form.getByRole('button', { name: 'Start campaign' })).toBeDisabled();
   });
 });

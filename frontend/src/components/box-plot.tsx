@@ -2,6 +2,7 @@ import { extent, scaleBand, scaleLinear } from 'd3';
 import { useId } from 'react';
 import { type BoxStats, boxStats } from '../lib/statistics';
 import { AxisBottom, AxisLeft } from './axes';
+import { useWidth } from './use-width';
 
 export interface BoxPlotGroup {
   /** Identifies the group; data name it through the group accessor. */
@@ -59,15 +60,18 @@ export function BoxPlot<Datum>({
   referenceLabel = 'reference',
 }: BoxPlotProps<Datum>) {
   const titleId = useId();
-  const width = Math.max(560, margin.left + margin.right + groups.length * minimumBandWidth);
+  // Drawn at its container's width (one SVG unit per pixel: text keeps its size), or wider, in a
+  // scroll box, when the groups' labels need more.
+  const [frameRef, frameWidth] = useWidth<HTMLDivElement>(560);
+  const width = Math.max(frameWidth, margin.left + margin.right + groups.length * minimumBandWidth);
   const byGroup = new Map(groups.map((one) => [one.key, data.filter((datum) => group(datum) === one.key)]));
   const stats = new Map<string, BoxStats | null>(groups.map((one) => [one.key, boxStats((byGroup.get(one.key) ?? []).map(value))]));
   const [low = 0, high = 1] = extent([...data.map(value), ...references.map((reference) => reference.value)]);
-  // A little room above and below the extreme points, so that they do not sit on the frame; none
-  // below 0 for figures that cannot be negative (times, counts).
+  // From 0, so that boxes compare by their height (a figure that cannot be negative: times,
+  // counts), and a little room above the highest point, so that it does not sit on the frame.
   const padding = (high - low) * 0.08 || Math.abs(high) * 0.05 || 1;
   const yScale = scaleLinear()
-    .domain([low >= 0 ? Math.max(0, low - padding) : low - padding, high + padding])
+    .domain([low >= 0 ? 0 : low - padding, high + padding])
     .nice()
     .range([height - margin.bottom, margin.top]);
   const xScale = scaleBand<string>()
@@ -75,6 +79,7 @@ export function BoxPlot<Datum>({
     .range([margin.left, width - margin.right])
     .padding(0.3);
   const band = xScale.bandwidth();
+  const singleRuns = groups.filter((one) => stats.get(one.key)?.n === 1);
   const yTicks = yScale.ticks(6);
   const yFormat = yScale.tickFormat(6);
   const description = `${title}: ${groups
@@ -89,74 +94,82 @@ export function BoxPlot<Datum>({
   return (
     <figure className="box-plot">
       <figcaption>{title}</figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart" style={{ maxWidth: width * 1.4 }}>
-        <title id={titleId}>{description}</title>
-        {yTicks.map((tick) => (
-          <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={yScale(tick)} y2={yScale(tick)} />
-        ))}
-        {groups.map((one) => {
-          const summary = stats.get(one.key);
-          const left = xScale(one.key) ?? 0;
-          const centre = left + band / 2;
-          const points = byGroup.get(one.key) ?? [];
-          // Points side by side across 70 % of the box, in their order (iterations), no overlap while they fit.
-          const step = points.length > 1 ? Math.min(pointRadius * 2.5, (band * 0.7) / (points.length - 1)) : 0;
-          return (
-            <g key={one.key} className="box-group">
-              {summary ? (
-                <>
-                  <line className="box-whisker" x1={centre} x2={centre} y1={yScale(summary.whiskerLow)} y2={yScale(summary.q1)} />
-                  <line className="box-whisker" x1={centre} x2={centre} y1={yScale(summary.q3)} y2={yScale(summary.whiskerHigh)} />
-                  {[summary.whiskerLow, summary.whiskerHigh].map((end, index) => (
-                    <line key={index} className="box-whisker" x1={centre - band / 6} x2={centre + band / 6} y1={yScale(end)} y2={yScale(end)} />
-                  ))}
-                  <rect className="box" x={left} width={band} y={yScale(summary.q3)} height={yScale(summary.q1) - yScale(summary.q3)} />
-                  <line className="box-median" x1={left} x2={left + band} y1={yScale(summary.median)} y2={yScale(summary.median)} />
-                </>
-              ) : (
-                <text className="chart-empty" x={centre} y={(margin.top + height - margin.bottom) / 2} textAnchor="middle">
-                  no values
-                </text>
-              )}
-              {points.map((datum, index) => (
-                <circle
-                  key={index}
-                  className="box-point"
-                  cx={centre + (index - (points.length - 1) / 2) * step}
-                  cy={yScale(value(datum))}
-                  r={pointRadius}
-                >
-                  <title>{describe(datum)}</title>
-                </circle>
-              ))}
-              {references
-                .filter((reference) => reference.group === one.key)
-                .map((reference, index) => (
-                  <line
-                    key={`reference-${index}`}
-                    className="box-reference"
-                    x1={left - band * 0.12}
-                    x2={left + band * 1.12}
-                    y1={yScale(reference.value)}
-                    y2={yScale(reference.value)}
-                  />
+      <div className="chart-frame table-scroll" ref={frameRef}>
+        <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart">
+          <title id={titleId}>{description}</title>
+          {yTicks.map((tick) => (
+            <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={yScale(tick)} y2={yScale(tick)} />
+          ))}
+          {groups.map((one) => {
+            const summary = stats.get(one.key);
+            const left = xScale(one.key) ?? 0;
+            const centre = left + band / 2;
+            const points = byGroup.get(one.key) ?? [];
+            // Points side by side across 70 % of the box, in their order (iterations), no overlap while they fit.
+            const step = points.length > 1 ? Math.min(pointRadius * 2.5, (band * 0.7) / (points.length - 1)) : 0;
+            return (
+              <g key={one.key} className="box-group">
+                {summary ? (
+                  <>
+                    <line className="box-whisker" x1={centre} x2={centre} y1={yScale(summary.whiskerLow)} y2={yScale(summary.q1)} />
+                    <line className="box-whisker" x1={centre} x2={centre} y1={yScale(summary.q3)} y2={yScale(summary.whiskerHigh)} />
+                    {[summary.whiskerLow, summary.whiskerHigh].map((end, index) => (
+                      <line key={index} className="box-whisker" x1={centre - band / 6} x2={centre + band / 6} y1={yScale(end)} y2={yScale(end)} />
+                    ))}
+                    <rect className="box" x={left} width={band} y={yScale(summary.q3)} height={yScale(summary.q1) - yScale(summary.q3)} />
+                    <line className="box-median" x1={left} x2={left + band} y1={yScale(summary.median)} y2={yScale(summary.median)} />
+                  </>
+                ) : (
+                  <text className="chart-empty" x={centre} y={(margin.top + height - margin.bottom) / 2} textAnchor="middle">
+                    no values
+                  </text>
+                )}
+                {points.map((datum, index) => (
+                  <circle
+                    key={index}
+                    className="box-point"
+                    cx={centre + (index - (points.length - 1) / 2) * step}
+                    cy={yScale(value(datum))}
+                    r={pointRadius}
+                  >
+                    <title>{describe(datum)}</title>
+                  </circle>
                 ))}
-            </g>
-          );
-        })}
-        <AxisBottom
-          offset={height - margin.bottom}
-          range={[margin.left, width - margin.right]}
-          ticks={groups.map((one) => ({ position: (xScale(one.key) ?? 0) + band / 2, label: one.label }))}
-          title={xLabel}
-        />
-        <AxisLeft
-          offset={margin.left}
-          range={[height - margin.bottom, margin.top]}
-          ticks={yTicks.map((tick) => ({ position: yScale(tick), label: yFormat(tick) }))}
-          title={yLabel}
-        />
-      </svg>
+                {references
+                  .filter((reference) => reference.group === one.key)
+                  .map((reference, index) => (
+                    <line
+                      key={`reference-${index}`}
+                      className="box-reference"
+                      x1={left - band * 0.12}
+                      x2={left + band * 1.12}
+                      y1={yScale(reference.value)}
+                      y2={yScale(reference.value)}
+                    />
+                  ))}
+              </g>
+            );
+          })}
+          <AxisBottom
+            offset={height - margin.bottom}
+            range={[margin.left, width - margin.right]}
+            ticks={groups.map((one) => ({ position: (xScale(one.key) ?? 0) + band / 2, label: one.label }))}
+            title={xLabel}
+          />
+          <AxisLeft
+            offset={margin.left}
+            range={[height - margin.bottom, margin.top]}
+            ticks={yTicks.map((tick) => ({ position: yScale(tick), label: yFormat(tick) }))}
+            title={yLabel}
+          />
+        </svg>
+      </div>
+      {singleRuns.length > 0 && (
+        <p className="notice" role="note">
+          One value only for {singleRuns.map((one) => one.label).join(', ')}: a box needs several to show a spread, and its median
+          is that one value. More iterations would show how much it varies.
+        </p>
+      )}
       {references.length > 0 && (
         <p className="box-legend">
           <svg width="34" height="12" aria-hidden="true">

@@ -1,6 +1,8 @@
 import { line, max, min, scaleLinear } from 'd3';
-import { useId } from 'react';
+import { type KeyboardEvent, type PointerEvent, type ReactNode, useId, useState } from 'react';
 import { AxisBottom, AxisLeft } from './axes';
+import { labelWidth, nearestPoints, yDomain } from './chart-scales';
+import { useWidth } from './use-width';
 
 export interface LineSeries<Datum> {
   /** Identifies the series among its siblings. */
@@ -16,6 +18,8 @@ export interface LineSeries<Datum> {
 export interface LineChartProps<Datum> {
   /** The chart's caption, and the start of its accessible description. */
   title: string;
+  /** Shown after the caption: an explanation of what the chart shows (a HelpTip). */
+  help?: ReactNode;
   /** One line per series. */
   series: LineSeries<Datum>[];
   /** The x of a datum. */
@@ -28,13 +32,20 @@ export interface LineChartProps<Datum> {
   yLabel: string;
   /** The x extent; by default from 0 to the largest x. */
   xDomain?: [number, number];
-  /** Formats a y value with its unit, for the legend's latest values and the description. */
+  /** The y axis reaches at least this value, so that values near 0 do not fill the chart with noise. */
+  yMinimumTop?: number;
+  /** Formats a y value with its unit, for the legend's latest values, hover values and the description. */
   formatValue: (value: number) => string;
+  /** Formats an x value with its unit, for hover values. */
+  formatX: (value: number) => string;
 }
 
-const width = 560;
-const height = 250;
-const margin = { top: 12, right: 18, bottom: 50, left: 76 };
+const height = 260;
+const fontPx = 14;
+const margin = { top: 12, right: 18, bottom: 54 };
+/** Between tick labels and the axis line, and the axis title's own height. */
+const tickGap = 10;
+const titleRoom = 26;
 
 /** latestValue is a series' last y that is not null. */
 function latestValue<Datum>(data: Datum[], y: (datum: Datum) => number | null): number | null {
@@ -46,20 +57,41 @@ function latestValue<Datum>(data: Datum[], y: (datum: Datum) => number | null): 
 }
 
 /**
- * LineChart draws series over a shared linear x and a y from 0 up, with a legend that gives each
- * series' latest value; D3 computes the scales and paths, React renders the SVG.
+ * LineChart draws series over a shared linear x and a y from 0 up, at the width of its container
+ * (one SVG unit per CSS pixel, so that text keeps its size), with a legend that gives each series'
+ * latest value, and the values under the pointer (or, focused, at the sample the arrow keys pick);
+ * D3 computes the scales and paths, React renders the SVG.
  */
-export function LineChart<Datum>({ title, series, x, y, xLabel, yLabel, xDomain, formatValue }: LineChartProps<Datum>) {
+export function LineChart<Datum>({
+  title,
+  help,
+  series,
+  x,
+  y,
+  xLabel,
+  yLabel,
+  xDomain,
+  yMinimumTop,
+  formatValue,
+  formatX,
+}: LineChartProps<Datum>) {
   const titleId = useId();
+  const [frameRef, width] = useWidth<HTMLDivElement>(560);
+  const [hoverX, setHoverX] = useState<number | null>(null);
   const all = series.flatMap((one) => one.data);
   const values = all.map(y).filter((value): value is number => value !== null);
-  const xScale = scaleLinear()
-    .domain(xDomain ?? [Math.min(0, min(all, x) ?? 0), Math.max(max(all, x) ?? 1, 1e-9)])
-    .range([margin.left, width - margin.right]);
   const yScale = scaleLinear()
-    .domain([Math.min(0, min(values) ?? 0), Math.max(max(values) ?? 0, 0) || 1])
+    .domain(yDomain(values, yMinimumTop))
     .nice()
     .range([height - margin.bottom, margin.top]);
+  const yTicks = yScale.ticks(5);
+  const yFormat = yScale.tickFormat(5);
+  // Room on the left for the widest tick label, then the axis title beside it: they never overlap.
+  const labelsWidth = labelWidth(Math.max(1, ...yTicks.map((tick) => yFormat(tick).length)), fontPx);
+  const left = labelsWidth + tickGap + titleRoom;
+  const xScale = scaleLinear()
+    .domain(xDomain ?? [Math.min(0, min(all, x) ?? 0), Math.max(max(all, x) ?? 1, 1e-9)])
+    .range([left, width - margin.right]);
   const path = line<Datum>()
     .defined((datum) => y(datum) !== null)
     .x((datum) => xScale(x(datum)))
@@ -71,39 +103,109 @@ export function LineChart<Datum>({ title, series, x, y, xLabel, yLabel, xDomain,
       : `${title}: ${values.length} samples; latest ${latest
           .map((one) => `${one.label} ${one.latest === null ? 'none' : formatValue(one.latest)}`)
           .join(', ')}.`;
-  const xTicks = xScale.ticks(8);
-  const yTicks = yScale.ticks(5);
-  const xFormat = xScale.tickFormat(8);
-  const yFormat = yScale.tickFormat(5);
+  const xTicks = xScale.ticks(Math.max(2, Math.floor(width / 80)));
+  const xFormat = xScale.tickFormat(xTicks.length);
+
+  const hovered = hoverX === null ? [] : nearestPoints(series, hoverX, x, y);
+  const hoverAt = hovered.length > 0 ? x(hovered[0].datum) : null;
+  const sampleXs = [...new Set(all.filter((datum) => y(datum) !== null).map(x))].sort((a, b) => a - b);
+  const point = (event: PointerEvent<SVGSVGElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const at = xScale.invert(((event.clientX - box.left) * width) / box.width);
+    setHoverX(at);
+  };
+  const step = (event: KeyboardEvent<SVGSVGElement>) => {
+    if (event.key === 'Escape') return setHoverX(null);
+    if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+    event.preventDefault();
+    if (sampleXs.length === 0) return;
+    const current = hoverAt === null ? -1 : sampleXs.indexOf(hoverAt);
+    const next = current === -1 ? sampleXs.length - 1 : current + (event.key === 'ArrowRight' ? 1 : -1);
+    setHoverX(sampleXs[Math.min(sampleXs.length - 1, Math.max(0, next))]);
+  };
+
   return (
     <figure className="line-chart">
-      <figcaption>{title}</figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart">
-        <title id={titleId}>{description}</title>
-        {yTicks.map((tick) => (
-          <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={yScale(tick)} y2={yScale(tick)} />
-        ))}
-        {latest.map((one) => (
-          <path key={one.key} className="series-line" stroke={one.colour} d={path(one.data) ?? undefined} />
-        ))}
-        {values.length === 0 && (
-          <text className="chart-empty" x={(margin.left + width - margin.right) / 2} y={(margin.top + height - margin.bottom) / 2} textAnchor="middle">
-            Waiting for samples…
-          </text>
+      <figcaption>
+        {title}
+        {help}
+      </figcaption>
+      <div className="chart-frame" ref={frameRef}>
+        <svg
+          width={width}
+          height={height}
+          viewBox={`0 0 ${width} ${height}`}
+          role="img"
+          aria-labelledby={titleId}
+          className="chart"
+          tabIndex={0}
+          onPointerMove={point}
+          onPointerLeave={() => setHoverX(null)}
+          onKeyDown={step}
+          onBlur={() => setHoverX(null)}
+        >
+          <title id={titleId}>{description}</title>
+          {yTicks.map((tick) => (
+            <line key={tick} className="grid" x1={left} x2={width - margin.right} y1={yScale(tick)} y2={yScale(tick)} />
+          ))}
+          {latest.map((one) => (
+            <path key={one.key} className="series-line" stroke={one.colour} d={path(one.data) ?? undefined} />
+          ))}
+          {values.length === 0 && (
+            <text className="chart-empty" x={(left + width - margin.right) / 2} y={(margin.top + height - margin.bottom) / 2} textAnchor="middle">
+              Waiting for samples…
+            </text>
+          )}
+          {hoverAt !== null && (
+            <g className="hover-marks" aria-hidden="true">
+              <line className="hover-rule" x1={xScale(hoverAt)} x2={xScale(hoverAt)} y1={margin.top} y2={height - margin.bottom} />
+              {hovered.map(({ key, datum }) => (
+                <circle
+                  key={key}
+                  className="hover-point"
+                  cx={xScale(x(datum))}
+                  cy={yScale(y(datum) ?? 0)}
+                  r={4.5}
+                  fill={series.find((one) => one.key === key)?.colour}
+                />
+              ))}
+            </g>
+          )}
+          <AxisBottom
+            offset={height - margin.bottom}
+            range={[left, width - margin.right]}
+            ticks={xTicks.map((tick) => ({ position: xScale(tick), label: xFormat(tick) }))}
+            title={xLabel}
+          />
+          <AxisLeft
+            offset={left}
+            range={[height - margin.bottom, margin.top]}
+            ticks={yTicks.map((tick) => ({ position: yScale(tick), label: yFormat(tick) }))}
+            title={yLabel}
+            titleOffset={labelsWidth + tickGap + titleRoom / 2}
+          />
+        </svg>
+        {hoverAt !== null && (
+          <div
+            className="hover-values"
+            role="status"
+            style={xScale(hoverAt) > width / 2 ? { right: width - xScale(hoverAt) + 10 } : { left: xScale(hoverAt) + 10 }}
+          >
+            <strong>{formatX(hoverAt)}</strong>
+            <ul>
+              {hovered.map(({ key, datum }) => {
+                const one = series.find((candidate) => candidate.key === key);
+                return (
+                  <li key={key}>
+                    <span className="swatch" style={{ background: one?.colour }} aria-hidden="true" />
+                    {one?.label}: {formatValue(y(datum) ?? 0)}
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
         )}
-        <AxisBottom
-          offset={height - margin.bottom}
-          range={[margin.left, width - margin.right]}
-          ticks={xTicks.map((tick) => ({ position: xScale(tick), label: xFormat(tick) }))}
-          title={xLabel}
-        />
-        <AxisLeft
-          offset={margin.left}
-          range={[height - margin.bottom, margin.top]}
-          ticks={yTicks.map((tick) => ({ position: yScale(tick), label: yFormat(tick) }))}
-          title={yLabel}
-        />
-      </svg>
+      </div>
       <ul className="legend" aria-label={`${title}, legend`}>
         {latest.map((one) => (
           <li key={one.key}>

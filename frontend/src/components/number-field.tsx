@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { FieldProblems, describedBy } from './field-problems';
+import { numberProblem } from './number-problem';
 
 export interface NumberFieldProps {
   /** The visible label, also the input's accessible name. */
@@ -14,22 +15,43 @@ export interface NumberFieldProps {
   max?: number;
   /** The increment of the arrow keys. */
   step?: number | 'any';
+  /** Only whole numbers; by default when step is 1. */
+  integer?: boolean;
   /** Help shown under the field and read as its description. */
   hint?: string;
   /** What is wrong with the value, shown under the field. */
   problems?: string[];
+  /**
+   * Called with a sentence saying why the text on show is not a value the field accepts (then
+   * onChange was not called, and the value is not what the field shows), and with null once it is
+   * again or the field goes: a form refuses to send while a field reports a problem.
+   */
+  onProblem?: (problem: string | null) => void;
 }
 
-/** NumberField is a labelled numeric input that only reports values inside its range. */
-export function NumberField({ label, value, onChange, min, max, step = 'any', hint, problems = [] }: NumberFieldProps) {
+/** NumberField is a labelled numeric input that only reports values inside its range, and says why it refuses the others. */
+export function NumberField({
+  label,
+  value,
+  onChange,
+  min,
+  max,
+  step = 'any',
+  integer = step === 1,
+  hint,
+  problems = [],
+  onProblem,
+}: NumberFieldProps) {
   const id = useId();
   const [draft, setDraft] = useState(String(value));
   useEffect(() => {
     setDraft((current) => (Number(current) === value ? current : String(value)));
   }, [value]);
-  const parsed = Number(draft);
-  const valid =
-    draft.trim() !== '' && Number.isFinite(parsed) && (min === undefined || parsed >= min) && (max === undefined || parsed <= max);
+  const limit = { min, max, integer };
+  const ownProblem = numberProblem(draft, label, limit);
+  useEffect(() => onProblem?.(ownProblem), [onProblem, ownProblem]);
+  useEffect(() => () => onProblem?.(null), [onProblem]);
+  const shownProblems = ownProblem ? [ownProblem, ...problems] : problems;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -41,13 +63,11 @@ export function NumberField({ label, value, onChange, min, max, step = 'any', hi
         min={min}
         max={max}
         step={step}
-        aria-invalid={!valid || problems.length > 0}
-        aria-describedby={describedBy(hint && `${id}-hint`, problems.length > 0 && `${id}-problems`)}
+        aria-invalid={shownProblems.length > 0}
+        aria-describedby={describedBy(hint && `${id}-hint`, shownProblems.length > 0 && `${id}-problems`)}
         onChange={(event) => {
           setDraft(event.target.value);
-          const next = Number(event.target.value);
-          const inRange = (min === undefined || next >= min) && (max === undefined || next <= max);
-          if (event.target.value.trim() !== '' && Number.isFinite(next) && inRange) onChange(next);
+          if (numberProblem(event.target.value, label, limit) === null) onChange(Number(event.target.value));
         }}
       />
       {hint && (
@@ -55,7 +75,7 @@ export function NumberField({ label, value, onChange, min, max, step = 'any', hi
           {hint}
         </small>
       )}
-      <FieldProblems id={`${id}-problems`} problems={problems} />
+      <FieldProblems id={`${id}-problems`} problems={shownProblems} />
     </div>
   );
 }

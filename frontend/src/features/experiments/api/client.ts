@@ -1,4 +1,5 @@
 import { apiUrl, streamUrl } from './api-url';
+import type { OpenApiDocument } from './limits';
 import type {
   CampaignDetail,
   CampaignList,
@@ -19,6 +20,17 @@ export class BackendMissingError extends Error {
   constructor(detail: string) {
     super(`Experiments need the satlab backend, and this page is served without it (${detail}).`);
     this.name = 'BackendMissingError';
+  }
+}
+
+/** backendAddress is where this page expects the backend's API: api/ beside the page. */
+export const backendAddress = () => apiUrl('');
+
+/** The backend that serves this page does not answer now (stopped, restarting, the network gone). */
+export class BackendUnreachableError extends Error {
+  constructor() {
+    super(`The backend at ${backendAddress()} is not answering.`);
+    this.name = 'BackendUnreachableError';
   }
 }
 
@@ -43,9 +55,11 @@ async function request<Body>(path: string, init?: RequestInit): Promise<Body> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init?.headers } });
-  } catch (error) {
-    throw new BackendMissingError(`${url} could not be reached: ${String(error)}`);
+  } catch {
+    throw new BackendUnreachableError();
   }
+  // A proxy in front of a stopped backend answers 502-504 of its own.
+  if (response.status >= 502 && response.status <= 504) throw new BackendUnreachableError();
   // A static server answers 404, or its index.html, where the API would be.
   if (!response.headers.get('content-type')?.includes('application/json')) {
     throw new BackendMissingError(`${url} answered ${response.status} without JSON`);
@@ -62,6 +76,7 @@ const postJson = (body?: unknown): RequestInit => ({
 });
 
 export const getCapabilities = () => request<Capabilities>('capabilities');
+export const getOpenApi = () => request<OpenApiDocument>('openapi.json');
 export const getLabs = () => request<{ data: Lab[]; count: number }>('labs');
 export const getLab = (name: string) => request<LabDetail>(`labs/${encodeURIComponent(name)}`);
 export const getRun = (runId: string) => request<Run>(`runs/${encodeURIComponent(runId)}`);

@@ -43,7 +43,7 @@ export function CampaignComparison({ items, runs, parameters }: CampaignComparis
           value={metricKey}
           options={campaignMetrics.map((candidate) => ({ value: candidate.key, label: `${candidate.label}, ${candidate.unit}` }))}
           onChange={setMetricKey}
-          hint="Per run: its flow's, or the mean of its flows."
+          hint={`${metric.help} Per run: its flow's, or the mean of its flows.`}
         />
         <SelectField
           label="Baseline"

@@ -1,25 +1,33 @@
 import { type FormEvent, useState } from 'react';
 import { NumberField } from '../../../components/number-field';
+import { SubmitRow } from '../../../components/submit-row';
 import { TextField } from '../../../components/text-field';
-import { ApiError, createCampaign } from '../api/client';
-import type { CampaignDetail, Capabilities, Lab } from '../api/types';
+import { createCampaign } from '../api/client';
+import type { Limits } from '../api/limits';
+import type { CampaignDetail, CampaignSpec, Capabilities, Lab } from '../api/types';
+import { useFieldProblems } from '../hooks/use-field-problems';
 import { useLab } from '../hooks/use-lab';
+import { useLoadedNotice } from '../hooks/use-loaded-notice';
+import { useSubmission } from '../hooks/use-submission';
 import { LabChoice } from './lab-choice';
 import { Refusal } from './refusal';
 import { type CampaignChoices, type MatrixRow, campaignPlan, initialCampaignChoices } from '../logic/campaign-request';
+import { campaignChoices } from '../logic/clone';
 import { formatCount } from '../logic/format';
-import { type Problem, campaignProblemsOf, placeProblems } from '../logic/problems';
+import { campaignProblemsOf, placeProblems } from '../logic/problems';
 
 export interface CampaignFormProps {
   /** What this host can run (GET api/capabilities). */
   capabilities: Capabilities;
   /** The presets (GET api/labs), the base scenarios to choose from. */
   labs: Lab[];
+  /** The backend's limits of the fields (from its OpenAPI document). */
+  limits: Limits;
+  /** A stored campaign's file to start from (Edit a copy), instead of the default campaign. */
+  clone?: CampaignSpec;
   /** Called with each campaign the API accepted. */
   onStarted: (campaign: CampaignDetail) => void;
 }
-
-const SEED_MAX = 2 ** 32 - 1;
 
 /**
  * CampaignForm starts a campaign: a lab as the base scenario, fixed overrides, a matrix of
@@ -27,42 +35,39 @@ const SEED_MAX = 2 ** 32 - 1;
  * Hystart setting a matrix over congestion controls needs, and shows the API's refusals beside
  * the field (or matrix parameter) they concern.
  */
-export function CampaignForm({ capabilities, labs, onStarted }: CampaignFormProps) {
+export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: CampaignFormProps) {
   const usable = labs.filter((lab) => lab.error === null);
-  const [choices, setChoices] = useState<CampaignChoices>(() =>
-    initialCampaignChoices((usable.find((lab) => lab.name === 'geo-ideal') ?? usable[0])?.name ?? ''),
+  const [choices, setChoices] = useState<CampaignChoices>(
+    () =>
+      (clone && campaignChoices(clone)) ??
+      initialCampaignChoices((usable.find((lab) => lab.name === 'geo-ideal') ?? usable[0])?.name ?? ''),
   );
+  const loaded = useLoadedNotice(clone ? `Loaded campaign ${clone.name}: change what you like, then Start campaign.` : null);
   const lab = useLab(choices.lab);
   const scenario = lab.detail?.scenario ?? null;
   const plan = campaignPlan(choices, scenario);
-  const [refused, setRefused] = useState<{ problems: Problem[]; failure?: string } | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const { refused, submitting, submit: send, clear } = useSubmission('campaign');
+  const typed = useFieldProblems();
 
   const placed = placeProblems(refused?.problems ?? [], plan.targets);
   const problemsOfField = (name: string) => [...(plan.problems[name] ?? []), ...(placed.byTarget[name] ?? [])];
-  const formIsRight = Object.keys(plan.problems).length === 0;
-  const canStart = capabilities.root && scenario !== null && formIsRight && !submitting;
+  // Why nothing would be sent now: the form sends only what it shows.
+  const formProblems = [...typed.problems, ...Object.values(plan.problems).flat()];
+  const formIsRight = formProblems.length === 0;
+  const blockers = [
+    ...(capabilities.root ? [] : ['The backend runs as an ordinary user: campaigns need root.']),
+    ...(scenario === null ? ['The base scenario has not loaded.'] : []),
+    ...formProblems,
+  ];
   const update = (patch: Partial<CampaignChoices>) => setChoices((current) => ({ ...current, ...patch }));
   const updateRow = (index: number, patch: Partial<MatrixRow>) =>
     update({ matrix: choices.matrix.map((row, candidate) => (candidate === index ? { ...row, ...patch } : row)) });
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!canStart) return;
-    setSubmitting(true);
-    try {
-      const campaign = await createCampaign(plan.request);
-      setRefused(null);
-      onStarted(campaign);
-    } catch (error) {
-      setRefused(
-        error instanceof ApiError && error.problems.length > 0
-          ? { problems: campaignProblemsOf(error.problems, plan.request) }
-          : { problems: [], failure: `The campaign did not start: ${(error as Error).message}` },
-      );
-    } finally {
-      setSubmitting(false);
-    }
+    if (blockers.length > 0 || submitting) return;
+    const request = plan.request;
+    void send(() => createCampaign(request), (detail) => campaignProblemsOf(detail, request), onStarted);
   };
 
   return (
@@ -73,6 +78,7 @@ export function CampaignForm({ capabilities, labs, onStarted }: CampaignFormProp
           Stored campaigns can still be opened.
         </p>
       )}
+      {loaded}
       <Refusal what="campaign" failure={refused?.failure} problems={placed.general} />
       <fieldset>
         <legend>Base scenario</legend>
@@ -81,7 +87,7 @@ export function CampaignForm({ capabilities, labs, onStarted }: CampaignFormProp
           lab={lab}
           onChange={(name) => {
             update({ lab: name });
-            setRefused(null);
+            clear();
           }}
           problems={problemsOfField('lab')}
         />
@@ -151,30 +157,30 @@ export function CampaignForm({ capabilities, labs, onStarted }: CampaignFormProp
         <NumberField
           label="Iterations"
           value={choices.iterations}
-          min={1}
-          max={10000}
+          {...limits.iterations}
           step={1}
           onChange={(iterations) => update({ iterations })}
+          onProblem={typed.reporter('iterations')}
           hint="Runs of each configuration, each iteration with its own seed, shared by its configurations."
           problems={problemsOfField('iterations')}
         />
         <NumberField
           label="Parallel runs"
           value={choices.parallel}
-          min={1}
-          max={8}
+          {...limits.parallel}
           step={1}
           onChange={(parallel) => update({ parallel })}
+          onProblem={typed.reporter('parallel')}
           hint={`The backend runs at most ${capabilities.max_concurrent_runs} runs at a time in all. Runs at once share the cores: FEC tunnels slow each other.`}
           problems={problemsOfField('parallel')}
         />
         <NumberField
           label="Seed"
           value={choices.seed}
-          min={0}
-          max={SEED_MAX}
+          {...limits.seed}
           step={1}
           onChange={(seed) => update({ seed })}
+          onProblem={typed.reporter('seed')}
           hint="Each iteration's seed derives from it."
           problems={problemsOfField('seed')}
         />
@@ -182,18 +188,20 @@ export function CampaignForm({ capabilities, labs, onStarted }: CampaignFormProp
       <p className="run-command" role="status">
         {formIsRight
           ? `${formatCount(plan.configurations, 'configuration')} × ${formatCount(choices.iterations, 'iteration')} = ${formatCount(plan.runs, 'run')}`
-          : 'Correct the fields marked above to count the runs.'}
+          : 'No runs: nothing would be sent (see why beside Start campaign).'}
       </p>
       <details>
         <summary>The same campaign as a file</summary>
         <p className="hint">
           JSON is YAML: save it as <code>campaign.yaml</code> and run <code>satlab campaign campaign.yaml</code>.
         </p>
-        <pre className="scenario-text">{JSON.stringify(plan.request, null, 2)}</pre>
+        {formIsRight ? (
+          <pre className="scenario-text">{JSON.stringify(plan.request, null, 2)}</pre>
+        ) : (
+          <p className="hint">Nothing would be sent: see why beside Start campaign.</p>
+        )}
       </details>
-      <button type="submit" className="primary" disabled={!canStart}>
-        {submitting ? 'Starting…' : 'Start campaign'}
-      </button>
+      <SubmitRow label="Start campaign" busyLabel="Starting…" busy={submitting} blockers={blockers} />
     </form>
   );
 }

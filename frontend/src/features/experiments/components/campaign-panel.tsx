@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { campaignCsvUrl } from '../api/api-url';
+import type { CampaignSpec } from '../api/types';
 import { runOfCampaignHref } from '../hooks/use-campaign-in-url';
 import { useCampaignView } from '../hooks/use-campaign-view';
 import { configurationLabel } from '../logic/campaign-results';
@@ -12,13 +13,15 @@ import { StreamNotice } from './stream-notice';
 export interface CampaignPanelProps {
   /** The campaign to follow (live) or show (stored). */
   campaignId: string;
+  /** Loads the campaign's file into the form, to run it again or change it. */
+  onClone: (spec: CampaignSpec) => void;
 }
 
 /**
  * CampaignPanel follows one campaign: its progress and the runs going on, Cancel and Resume, its
  * CSV, and the comparison of its configurations as their runs finish.
  */
-export function CampaignPanel({ campaignId }: CampaignPanelProps) {
+export function CampaignPanel({ campaignId, onClone }: CampaignPanelProps) {
   const headingId = useId();
   const view = useCampaignView(campaignId);
   const { detail, status, progress } = view;
@@ -46,6 +49,13 @@ export function CampaignPanel({ campaignId }: CampaignPanelProps) {
         )}
       </div>
       {detail && <p className="run-config">{describeCampaign(detail.spec)}</p>}
+      {detail && typeof detail.spec.scenario === 'string' && (
+        <div className="run-actions">
+          <button type="button" onClick={() => onClone(detail.spec)}>
+            Edit a copy in the form
+          </button>
+        </div>
+      )}
       <StreamNotice stream={view.stream} what="campaign" id={campaignId} onReconnect={view.reconnect} />
       {view.stream !== 'not-found' &&
         view.failures.map((failure) => (

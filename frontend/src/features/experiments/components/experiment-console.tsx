@@ -1,12 +1,15 @@
+import { useState } from 'react';
 import type { Run } from '../api/types';
-import { useBackend } from '../hooks/use-backend';
+import { type Backend, BackendConnectionContext, useBackend } from '../hooks/use-backend';
 import { type ConsoleSection, consoleSection, sectionHref } from '../hooks/use-campaign-in-url';
 import { useRunInUrl } from '../hooks/use-run-in-url';
 import { useRuns } from '../hooks/use-runs';
+import { BackendLost } from './backend-lost';
 import { CampaignsSection } from './campaigns-section';
 import { RunForm } from './run-form';
 import { RunPanel } from './run-panel';
 import { RunsList } from './runs-list';
+import { RunsOverlay } from './runs-overlay';
 
 const RUNS_PER_PAGE = 12;
 
@@ -16,7 +19,17 @@ const RUNS_PER_PAGE = 12;
  * it needs the backend's API beside the page.
  */
 export function ExperimentConsole() {
-  const backend = useBackend();
+  const { backend, connection, retry, retryAt } = useBackend();
+  return (
+    <BackendConnectionContext.Provider value={connection}>
+      {connection.lost && <BackendLost retryAt={retryAt} onRetry={retry} />}
+      <ConsoleBody backend={backend} />
+    </BackendConnectionContext.Provider>
+  );
+}
+
+/** ConsoleBody is the console once the backend answered: what it needs of it, or its sections. */
+function ConsoleBody({ backend }: { backend: Backend }) {
   if (backend.status === 'checking') return <p role="status">Looking for the satlab backend…</p>;
   if (backend.status === 'missing') {
     return (
@@ -70,9 +83,15 @@ function ConsoleSections({ current }: { current: ConsoleSection }) {
 }
 
 /** SingleRuns is the console's first section: the run form, the run on show, and the stored runs. */
-function SingleRuns({ capabilities, labs }: Extract<ReturnType<typeof useBackend>, { status: 'ready' }>) {
+function SingleRuns({ capabilities, labs, limits }: Extract<Backend, { status: 'ready' }>) {
   const [runId, openRun] = useRunInUrl();
   const runs = useRuns(RUNS_PER_PAGE);
+  // A stored run loaded into the form: a new form (key) starts from it.
+  const [clone, setClone] = useState<{ version: number; runId: string; lab: string; scenario: Run['scenario'] } | null>(null);
+  const [compared, setCompared] = useState<string[]>([]);
+  const compare = (picked: string, on: boolean) =>
+    setCompared((current) => (on ? [...current.filter((runId) => runId !== picked), picked] : current.filter((runId) => runId !== picked)));
+  const isLab = (name: string) => labs.some((lab) => lab.name === name && lab.error === null);
   const started = (run: Run) => {
     openRun(run.run_id);
     runs.setPage(0);
@@ -80,10 +99,17 @@ function SingleRuns({ capabilities, labs }: Extract<ReturnType<typeof useBackend
   };
   return (
     <div className="lab">
-      <RunForm capabilities={capabilities} labs={labs} onStarted={started} />
+      <RunForm key={clone?.version ?? 0} capabilities={capabilities} labs={labs} limits={limits} clone={clone ?? undefined} onStarted={started} />
       <div className="lab-stage">
         {runId ? (
-          <RunPanel key={runId} runId={runId} />
+          <RunPanel
+            key={runId}
+            runId={runId}
+            canClone={(run) => isLab(run.name)}
+            onClone={(run) =>
+              setClone((current) => ({ version: (current?.version ?? 0) + 1, runId: run.run_id, lab: run.name, scenario: run.scenario }))
+            }
+          />
         ) : (
           <p className="panel muted">Start a run with the form, or open a stored one from the list below.</p>
         )}
@@ -96,7 +122,10 @@ function SingleRuns({ capabilities, labs }: Extract<ReturnType<typeof useBackend
           selected={runId}
           onOpen={openRun}
           onRefresh={runs.refresh}
+          compared={compared}
+          onCompare={compare}
         />
+        {compared.length > 0 && <RunsOverlay runIds={compared} onClear={() => setCompared([])} />}
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { schemeTableau10 } from 'd3';
+import { HelpTip } from '../../../components/help-tip';
 import { LineChart } from '../../../components/line-chart';
 import type { ChartSpec, Point } from '../logic/series';
 
@@ -31,6 +32,7 @@ export function RunCharts({ charts, xDomain }: RunChartsProps) {
         <LineChart<Point>
           key={chart.id}
           title={chart.title}
+          help={<HelpTip term={chart.title} text={chart.help} />}
           series={chart.series.map((series, index) => ({
             key: series.key,
             label: series.label,
@@ -42,7 +44,9 @@ export function RunCharts({ charts, xDomain }: RunChartsProps) {
           xLabel="Time since the flows started, s"
           yLabel={chart.yLabel}
           xDomain={xDomain}
+          yMinimumTop={chart.yMinimumTop}
           formatValue={(value) => `${significant(value)} ${chart.unit}`}
+          formatX={(seconds) => `t = ${seconds.toFixed(1)} s`}
         />
       ))}
     </div>

@@ -2,9 +2,15 @@ import { type FormEvent, useId, useState } from 'react';
 import { FieldProblems, describedBy } from '../../../components/field-problems';
 import { NumberField } from '../../../components/number-field';
 import { SelectField } from '../../../components/select-field';
-import { ApiError, createRun } from '../api/client';
-import type { Capabilities, Lab, Run } from '../api/types';
+import { SubmitRow } from '../../../components/submit-row';
+import { createRun } from '../api/client';
+import type { Limits } from '../api/limits';
+import type { Capabilities, Lab, Run, Scenario } from '../api/types';
+import { useFieldProblems } from '../hooks/use-field-problems';
 import { useLab } from '../hooks/use-lab';
+import { useLoadedNotice } from '../hooks/use-loaded-notice';
+import { useSubmission } from '../hooks/use-submission';
+import { cloneChoices } from '../logic/clone';
 import { LabChoice } from './lab-choice';
 import { Refusal } from './refusal';
 import { formatBytes } from '../logic/format';
@@ -17,13 +23,17 @@ import {
   parseExtra,
   switchTransport,
 } from '../logic/overrides';
-import { type Problem, type ProblemTarget, placeProblems, problemsOf } from '../logic/problems';
+import { type ProblemTarget, placeProblems, problemsOf } from '../logic/problems';
 
 export interface RunFormProps {
   /** What this host can run (GET api/capabilities). */
   capabilities: Capabilities;
   /** The presets (GET api/labs). */
   labs: Lab[];
+  /** The backend's limits of the fields (from its OpenAPI document). */
+  limits: Limits;
+  /** A stored run to start from (Edit a copy): its lab, and the scenario it ran. */
+  clone?: { runId: string; lab: string; scenario: Scenario };
   /** Called with each run the API accepted. */
   onStarted: (run: Run) => void;
 }
@@ -48,17 +58,23 @@ const hystartValue = (hystart: boolean | null) => (hystart === null ? 'host' : h
  * API's dotted.path=value overrides (and shown as the same satlab command), and the API's refusals
  * beside the control of the field they name.
  */
-export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
+export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFormProps) {
   const id = useId();
   const usable = labs.filter((lab) => lab.error === null);
-  const [labName, setLabName] = useState(() => (usable.find((lab) => lab.name === 'geo-ideal') ?? usable[0])?.name ?? '');
+  const [labName, setLabName] = useState(
+    () => clone?.lab ?? (usable.find((lab) => lab.name === 'geo-ideal') ?? usable[0])?.name ?? '',
+  );
   const lab = useLab(labName);
   const scenario = lab.detail?.scenario ?? null;
   // Edits belong to the lab they were made on: another lab starts from its own values.
   const [edited, setEdited] = useState<{ lab: string; choices: RunChoices } | null>(null);
-  const choices = scenario ? (edited?.lab === labName ? edited.choices : labChoices(scenario)) : null;
-  const [refused, setRefused] = useState<{ problems: Problem[]; failure?: string } | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const unedited = scenario && (clone?.lab === labName ? cloneChoices(scenario, clone.scenario) : labChoices(scenario));
+  const choices = edited?.lab === labName ? edited.choices : unedited;
+  const loaded = useLoadedNotice(
+    clone ? `Loaded run ${clone.runId}: ${clone.lab} with its changes below. Change what you like, then Run.` : null,
+  );
+  const { refused, submitting, submit: send, clear } = useSubmission('run');
+  const typed = useFieldProblems();
 
   const update = (patch: Partial<RunChoices>) => choices && setEdited({ lab: labName, choices: { ...choices, ...patch } });
   const extra = parseExtra(choices?.extra ?? '');
@@ -80,25 +96,18 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
   const problemsOfField = (name: string) => placed.byTarget[name] ?? [];
   const transports = capabilities.transports;
   const transport = transports.find((candidate) => candidate.name === choices?.transport);
-  const canRun = capabilities.root && choices !== null && extra.problems.length === 0 && !submitting;
+  // Why nothing would be sent now: the form sends only what it shows.
+  const blockers = [
+    ...(capabilities.root ? [] : ['The backend runs as an ordinary user: runs need root.']),
+    ...(choices === null ? ['The lab has not loaded.'] : []),
+    ...typed.problems,
+    ...extra.problems,
+  ];
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!canRun) return;
-    setSubmitting(true);
-    try {
-      const run = await createRun(labName, overrides);
-      setRefused(null);
-      onStarted(run);
-    } catch (error) {
-      setRefused(
-        error instanceof ApiError && error.problems.length > 0
-          ? { problems: problemsOf(error.problems) }
-          : { problems: [], failure: `The run did not start: ${(error as Error).message}` },
-      );
-    } finally {
-      setSubmitting(false);
-    }
+    if (blockers.length > 0 || submitting) return;
+    void send(() => createRun(labName, overrides), problemsOf, onStarted);
   };
 
   return (
@@ -109,6 +118,7 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
           root (<code>sudo make run</code>) to run experiments; stored runs can still be opened below.
         </p>
       )}
+      {loaded}
       <Refusal what="run" failure={refused?.failure} problems={placed.general} />
       <fieldset>
         <legend>Lab</legend>
@@ -117,7 +127,7 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
           lab={lab}
           onChange={(name) => {
             setLabName(name);
-            setRefused(null);
+            clear();
           }}
           problems={problemsOfField('lab')}
         />
@@ -159,10 +169,10 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
             <NumberField
               label="Size, bytes"
               value={choices.sizeBytes ?? 0}
-              min={1}
-              max={10 * 2 ** 30}
+              {...limits.sizeBytes}
               step={1}
               onChange={(sizeBytes) => update({ sizeBytes })}
+              onProblem={typed.reporter('size')}
               hint={
                 choices.sizeBytes === null
                   ? `The lab's flow runs for ${scenario.flows[0].duration_s} s; a size replaces the duration.`
@@ -173,10 +183,10 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
             <NumberField
               label="Concurrent flows"
               value={choices.count}
-              min={1}
-              max={16}
+              {...limits.flowCount}
               step={1}
               onChange={(count) => update({ count })}
+              onProblem={typed.reporter('count')}
               hint="Two or more give Jain's fairness index."
               problems={problemsOfField('count')}
             />
@@ -213,20 +223,20 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
                 <NumberField
                   label="k, sources per repair"
                   value={choices.tunnel.k}
-                  min={1}
-                  max={1000}
+                  {...limits.tunnelK}
                   step={1}
                   onChange={(k) => choices.tunnel && update({ tunnel: { ...choices.tunnel, k } })}
+                  onProblem={typed.reporter('k')}
                   hint={`Overhead 1/(k+1) = ${(100 / (choices.tunnel.k + 1)).toFixed(1)} %`}
                   problems={problemsOfField('k')}
                 />
                 <NumberField
                   label="z, window size"
                   value={choices.tunnel.z}
-                  min={1}
-                  max={1000}
+                  {...limits.tunnelZ}
                   step={1}
                   onChange={(z) => choices.tunnel && update({ tunnel: { ...choices.tunnel, z } })}
+                  onProblem={typed.reporter('z')}
                   problems={problemsOfField('z')}
                 />
               </>
@@ -256,13 +266,17 @@ export function RunForm({ capabilities, labs, onStarted }: RunFormProps) {
             </div>
           </fieldset>
           <p className="run-command">
-            The same run from a shell: <code>{commandLine(labName, overrides)}</code>
+            {blockers.length === 0 ? (
+              <>
+                The same run from a shell: <code>{commandLine(labName, overrides)}</code>
+              </>
+            ) : (
+              'Nothing would be sent: see why beside the Run button.'
+            )}
           </p>
         </>
       )}
-      <button type="submit" className="primary" disabled={!canRun}>
-        {submitting ? 'Starting…' : 'Run'}
-      </button>
+      <SubmitRow label="Run" busyLabel="Starting…" busy={submitting} blockers={blockers} />
     </form>
   );
 }

@@ -1,8 +1,10 @@
 import { useId, useMemo, useState } from 'react';
+import type { Run } from '../api/types';
 import { Measure } from '../../../components/measure';
 import { SelectField } from '../../../components/select-field';
 import { useRunView } from '../hooks/use-run-view';
 import { describeScenario, formatDuration } from '../logic/format';
+import { glossary } from '../logic/glossary';
 import { isFinished, phaseLabel } from '../logic/run-view';
 import { flowLabels, iterationsOf, lastTime, runCharts } from '../logic/series';
 import { RunCharts } from './run-charts';
@@ -12,10 +14,14 @@ import { StreamNotice } from './stream-notice';
 export interface RunPanelProps {
   /** The run to follow (live) or show (stored). */
   runId: string;
+  /** Loads the run into the form, to run it again or change it. */
+  onClone?: (run: Run) => void;
+  /** Whether the form can hold the run: its scenario is one of the labs. */
+  canClone?: (run: Run) => boolean;
 }
 
 /** RunPanel follows one run: its state, elapsed time and live charts, a Cancel button, then its summary. */
-export function RunPanel({ runId }: RunPanelProps) {
+export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProps) {
   const headingId = useId();
   const { view, cancel, cancelling, reconnect } = useRunView(runId);
   const { run, phase, samples, result } = view;
@@ -46,6 +52,13 @@ export function RunPanel({ runId }: RunPanelProps) {
         )}
       </div>
       {run && <p className="run-config">{describeScenario(run.scenario)}</p>}
+      {run && onClone && canClone(run) && (
+        <div className="run-actions">
+          <button type="button" onClick={() => onClone(run)}>
+            Edit a copy in the form
+          </button>
+        </div>
+      )}
       <StreamNotice stream={view.stream} what="run" id={runId} onReconnect={reconnect} />
       {view.stream !== 'not-found' && (
         <>
@@ -54,12 +67,12 @@ export function RunPanel({ runId }: RunPanelProps) {
           </p>
           <dl className="counters">
             <Measure label="State" value={phaseLabel(phase)} />
-            <Measure label="Elapsed" value={elapsed === null ? '–' : formatDuration(elapsed)} />
+            <Measure label="Elapsed" value={elapsed === null ? '–' : formatDuration(elapsed)} help={glossary.elapsed} />
             {run && run.scenario.iterations > 1 && (
               <Measure label="Iteration" value={`${view.iteration + 1} of ${run.scenario.iterations}`} />
             )}
             {run && <Measure label="Flows" value={String(labels.length)} />}
-            {wallTime !== null && <Measure label="Wall time" value={formatDuration(wallTime)} />}
+            {wallTime !== null && <Measure label="Wall time" value={formatDuration(wallTime)} help={glossary.wallTime} />}
           </dl>
           {failure && (
             <p className="error" role="alert">

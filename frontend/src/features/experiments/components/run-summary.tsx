@@ -1,8 +1,10 @@
 import { useId } from 'react';
+import { HeaderCell } from '../../../components/header-cell';
 import { Measure } from '../../../components/measure';
 import { csvKinds, csvUrl } from '../api/api-url';
 import type { RunResult } from '../api/types';
 import { formatNumber } from '../logic/format';
+import { glossary } from '../logic/glossary';
 
 export interface RunSummaryProps {
   runId: string;
@@ -36,6 +38,7 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
               key={iteration.iteration}
               label={manyIterations ? `Jain's fairness index, iteration ${iteration.iteration}` : "Jain's fairness index"}
               value={formatNumber(iteration.jain_index, 3)}
+              help={glossary.jain}
             />
           ))}
         </dl>
@@ -50,11 +53,11 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
               <th scope="col">Transport</th>
               <th scope="col">CC</th>
               <th scope="col">Received, bytes</th>
-              <th scope="col">Download time, s</th>
-              <th scope="col">Goodput, Mbit/s</th>
-              <th scope="col">Retransmissions, packets</th>
-              <th scope="col">Mean RTT, ms</th>
-              <th scope="col">Power, Mbit/s per s of RTT</th>
+              <HeaderCell label="Download time, s" help={glossary.downloadTime} />
+              <HeaderCell label="Goodput, Mbit/s" help={glossary.goodput} />
+              <HeaderCell label="Retransmissions, packets" help={glossary.retransmissions} />
+              <HeaderCell label="Mean RTT, ms" help={glossary.rtt} />
+              <HeaderCell label="Power, Mbit/s per s of RTT" help={glossary.power} />
               {withErrors && <th scope="col">Error</th>}
             </tr>
           </thead>
@@ -86,11 +89,11 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
                 <tr>
                   {manyIterations && <th scope="col">Iteration</th>}
                   <th scope="col">Direction</th>
-                  <th scope="col">Sources, packets</th>
-                  <th scope="col">Repairs, packets</th>
-                  <th scope="col">Lost, packets</th>
-                  <th scope="col">Rebuilt, packets</th>
-                  <th scope="col">Residual loss, % of sources</th>
+                  <HeaderCell label="Sources, packets" help={glossary.sources} />
+                  <HeaderCell label="Repairs, packets" help={glossary.repairs} />
+                  <HeaderCell label="Lost, packets" help={glossary.lost} />
+                  <HeaderCell label="Rebuilt, packets" help={glossary.rebuilt} />
+                  <HeaderCell label="Residual loss, % of sources" help={glossary.residualLoss} />
                 </tr>
               </thead>
               <tbody>

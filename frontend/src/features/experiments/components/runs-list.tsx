@@ -18,10 +18,14 @@ export interface RunsListProps {
   /** Opens a run in the console. */
   onOpen: (runId: string) => void;
   onRefresh: () => void;
+  /** The runs picked to be overlaid on one chart. */
+  compared: string[];
+  /** Picks a run for the overlay, or drops it. */
+  onCompare: (runId: string, compared: boolean) => void;
 }
 
 /** RunsList pages through the stored runs; each opens in the console (a link, so it also opens in a new tab). */
-export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen, onRefresh }: RunsListProps) {
+export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen, onRefresh, compared, onCompare }: RunsListProps) {
   const headingId = useId();
   const open = (runId: string) => openInPlace(onOpen, runId);
   const first = page * pageSize + 1;
@@ -46,6 +50,7 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
             <table className="results runs-table" aria-labelledby={headingId}>
               <thead>
                 <tr>
+                  <th scope="col">Compare</th>
                   <th scope="col">Run</th>
                   <th scope="col">Lab</th>
                   <th scope="col">Status</th>
@@ -58,6 +63,14 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
               <tbody>
                 {list.data.map((run) => (
                   <tr key={run.run_id} aria-current={run.run_id === selected || undefined}>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Compare run ${run.run_id}`}
+                        checked={compared.includes(run.run_id)}
+                        onChange={(event) => onCompare(run.run_id, event.target.checked)}
+                      />
+                    </td>
                     <th scope="row">
                       <a href={runHref(run.run_id)} onClick={open(run.run_id)} aria-label={`Open run ${run.run_id}`}>
                         {run.run_id}

@@ -1,31 +1,105 @@
-import { useEffect, useState } from 'react';
-import { BackendMissingError, getCapabilities, getLabs } from '../api/client';
+import { createContext, useCallback, useContext, useEffect, useReducer, useRef, useState } from 'react';
+import { BackendMissingError, BackendUnreachableError, getCapabilities, getLabs, getOpenApi, openStream } from '../api/client';
+import { type Limits, limitsFromOpenApi } from '../api/limits';
 import type { Capabilities, Lab } from '../api/types';
+import { connectionReducer, initialConnection, retryDelayMs } from '../logic/connection';
 
 export type Backend =
   | { status: 'checking' }
   | { status: 'missing'; message: string }
   | { status: 'failed'; message: string }
-  | { status: 'ready'; capabilities: Capabilities; labs: Lab[] };
+  | { status: 'ready'; capabilities: Capabilities; labs: Lab[]; limits: Limits };
 
-/** useBackend asks the API what this host can run and which labs it has; missing when there is no API here. */
-export function useBackend(): Backend {
+/** What the console's parts need to follow the backend's comings and goings. */
+export interface BackendConnection {
+  /** Counts the backend's returns after an outage: reload, reopen streams and drop old errors when it changes. */
+  generation: number;
+  /** Whether the backend does not answer now. */
+  lost: boolean;
+  /** Say that a request found nobody: BackendUnreachableError, or a stream that closed early. */
+  reportLost: () => void;
+}
+
+export const BackendConnectionContext = createContext<BackendConnection>({ generation: 0, lost: false, reportLost: () => {} });
+
+/** useBackendConnection gives a part of the console the backend's connection (ExperimentConsole provides it). */
+export const useBackendConnection = () => useContext(BackendConnectionContext);
+
+/**
+ * whenUnreachable hands a failure to reportLost when it is the backend not answering (the banner
+ * says so, once), and returns whether it was; other failures are the caller's to show.
+ */
+export function whenUnreachable(error: unknown, reportLost: () => void): boolean {
+  if (!(error instanceof BackendUnreachableError)) return false;
+  reportLost();
+  return true;
+}
+
+/**
+ * useBackend asks the API what this host can run, which labs it has and its limits (missing when
+ * the page is served without an API at all); then watches the events stream: when it closes, or a
+ * request finds nobody, the backend is lost, and is asked again with a growing delay (or at once,
+ * with retry) until it answers, when everything reloads.
+ */
+export function useBackend() {
   const [backend, setBackend] = useState<Backend>({ status: 'checking' });
+  const [connection, dispatch] = useReducer(connectionReducer, initialConnection);
+  const reportLost = useCallback(() => dispatch({ type: 'lost' }), []);
+  const retry = useCallback(() => dispatch({ type: 'retry' }), []);
+  const { lost, attempts, generation, retries } = connection;
+
   useEffect(() => {
     let current = true;
-    Promise.all([getCapabilities(), getLabs()]).then(
-      ([capabilities, labs]) => current && setBackend({ status: 'ready', capabilities, labs: labs.data }),
-      (error: Error) =>
-        current &&
+    Promise.all([getCapabilities(), getLabs(), getOpenApi()]).then(
+      ([capabilities, labs, openApi]) => {
+        if (!current) return;
+        try {
+          setBackend({ status: 'ready', capabilities, labs: labs.data, limits: limitsFromOpenApi(openApi) });
+        } catch (error) {
+          setBackend({ status: 'failed', message: `The satlab backend cannot be used from this page: ${(error as Error).message}.` });
+        }
+      },
+      (error: Error) => {
+        if (!current || whenUnreachable(error, reportLost)) return;
         setBackend(
           error instanceof BackendMissingError
             ? { status: 'missing', message: error.message }
             : { status: 'failed', message: `The satlab backend answered with an error: ${error.message}` },
-        ),
+        );
+      },
     );
     return () => {
       current = false;
     };
-  }, []);
-  return backend;
+  }, [generation, reportLost]);
+
+  const ready = backend.status === 'ready';
+  useEffect(() => {
+    if (!ready || lost) return;
+    return openStream('events', () => {}, reportLost);
+  }, [ready, lost, generation, reportLost]);
+
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const retriesSeen = useRef(retries);
+  useEffect(() => {
+    if (!lost) return;
+    // A Retry press asks at once; otherwise after the backoff.
+    const pressed = retries !== retriesSeen.current;
+    retriesSeen.current = retries;
+    const delay = pressed ? 0 : retryDelayMs(attempts);
+    setRetryAt(Date.now() + delay);
+    let current = true;
+    const timer = window.setTimeout(() => {
+      getCapabilities().then(
+        () => current && dispatch({ type: 'back' }),
+        () => current && dispatch({ type: 'probe-failed' }),
+      );
+    }, delay);
+    return () => {
+      current = false;
+      window.clearTimeout(timer);
+    };
+  }, [lost, attempts, retries]);
+
+  return { backend, connection: { generation, lost, reportLost }, retry, retryAt };
 }

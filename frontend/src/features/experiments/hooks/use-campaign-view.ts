@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useReducer, useState } from 'react';
-import { cancelCampaign, getCampaign, listCampaignRuns, openStream, resumeCampaign } from '../api/client';
+import { ApiError, cancelCampaign, getCampaign, listCampaignRuns, openStream, resumeCampaign } from '../api/client';
 import type { CampaignDetail, CampaignStreamEvent, RunListItem } from '../api/types';
 import { campaignLiveReducer, initialCampaignLive } from '../logic/campaign-view';
+import { useBackendConnection, whenUnreachable } from './use-backend';
 import { useBurstRefresh } from './use-burst-refresh';
 
 const REFRESH_DELAY_MS = 300;
@@ -13,6 +14,7 @@ const REFRESH_DELAY_MS = 300;
  * when they took effect (a resumed campaign gets a new stream: the old one ended with it).
  */
 export function useCampaignView(campaignId: string) {
+  const { generation, reportLost } = useBackendConnection();
   const [live, dispatch] = useReducer(campaignLiveReducer, initialCampaignLive);
   const [stored, setStored] = useState<{ detail: CampaignDetail; runs: RunListItem[] } | null>(null);
   // Why the campaign did not load (until it loads again), and why the latest cancel or resume failed.
@@ -33,12 +35,16 @@ export function useCampaignView(campaignId: string) {
         setStored({ detail, runs });
         setLoadFailure(null);
       },
-      (error: Error) => current && setLoadFailure(`The campaign did not load: ${error.message}`),
+      (error: Error) => {
+        // A campaign the backend does not have: the stream's notice says so.
+        if (!current || whenUnreachable(error, reportLost) || (error instanceof ApiError && error.status === 404)) return;
+        setLoadFailure(`The campaign did not load: ${error.message}`);
+      },
     );
     return () => {
       current = false;
     };
-  }, [campaignId, version]);
+  }, [campaignId, version, generation, reportLost]);
 
   useEffect(
     () =>
@@ -53,8 +59,10 @@ export function useCampaignView(campaignId: string) {
           scheduleRefresh();
         },
       ),
-    [campaignId, connection, scheduleRefresh],
+    [campaignId, connection, generation, scheduleRefresh],
   );
+  // What failed while the backend was away is stale once it is back.
+  useEffect(() => setActionFailure(null), [generation]);
 
   const status = live.status ?? stored?.detail.status ?? null;
   // A request is under way until the campaign's status changes (cancelling waits for its runs to tear down).
@@ -65,9 +73,9 @@ export function useCampaignView(campaignId: string) {
     setActionFailure(null);
     cancelCampaign(campaignId).catch((error: Error) => {
       setRequested(null);
-      setActionFailure(`The campaign was not cancelled: ${error.message}`);
+      if (!whenUnreachable(error, reportLost)) setActionFailure(`The campaign was not cancelled: ${error.message}`);
     });
-  }, [campaignId]);
+  }, [campaignId, reportLost]);
 
   const resume = useCallback(() => {
     setRequested('resume');
@@ -76,10 +84,10 @@ export function useCampaignView(campaignId: string) {
       () => setConnection((count) => count + 1),
       (error: Error) => {
         setRequested(null);
-        setActionFailure(`The campaign was not resumed: ${error.message}`);
+        if (!whenUnreachable(error, reportLost)) setActionFailure(`The campaign was not resumed: ${error.message}`);
       },
     );
-  }, [campaignId]);
+  }, [campaignId, reportLost]);
 
   const reconnect = useCallback(() => setConnection((count) => count + 1), []);
 

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import { listRuns, openStream } from '../api/client';
-import type { RunList } from '../api/types';
-import { useBurstRefresh } from './use-burst-refresh';
+import { useCallback, useState } from 'react';
+import { listRuns } from '../api/client';
+import { useLiveList } from './use-live-list';
+
+const runChanged = (event: { type: string }) => event.type !== 'sample';
 
 /**
  * useRuns pages through the stored runs, newest first, and refreshes the page whenever any run
@@ -9,37 +10,7 @@ import { useBurstRefresh } from './use-burst-refresh';
  */
 export function useRuns(pageSize: number) {
   const [page, setPage] = useState(0);
-  const [version, setVersion] = useState(0);
-  const [list, setList] = useState<RunList | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const refresh = useCallback(() => setVersion((count) => count + 1), []);
-  const scheduleRefresh = useBurstRefresh(refresh);
-
-  useEffect(() => {
-    let current = true;
-    listRuns(pageSize, page * pageSize).then(
-      (runs) => {
-        if (!current) return;
-        setList(runs);
-        setError(null);
-      },
-      (failure: Error) => current && setError(`The list of runs did not load: ${failure.message}`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [page, pageSize, version]);
-
-  useEffect(
-    () =>
-      openStream<{ type: string }>(
-        'events',
-        (event) => event.type !== 'sample' && scheduleRefresh(),
-        () => {},
-      ),
-    [scheduleRefresh],
-  );
-
+  const load = useCallback(() => listRuns(pageSize, page * pageSize), [page, pageSize]);
+  const { list, error, refresh } = useLiveList(load, 'runs', runChanged);
   return { list, error, page, setPage, refresh, pageSize };
 }

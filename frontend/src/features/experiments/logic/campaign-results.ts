@@ -1,13 +1,14 @@
 import { type BoxStats, boxStats, percentChange } from '../../../lib/statistics';
 import type { CampaignItem, FlowSummary, RunListItem } from '../api/types';
+import { glossary } from './glossary';
 import { formatValue } from './parameter-values';
 
 /** The per-flow figures a campaign's configurations are compared by, with their units. */
 export const campaignMetrics = [
-  { key: 'download_time_s', label: 'Download time', unit: 's', decimals: 3 },
-  { key: 'goodput_mbps', label: 'Goodput', unit: 'Mbit/s', decimals: 3 },
-  { key: 'retransmissions', label: 'Retransmissions', unit: 'packets', decimals: 1 },
-  { key: 'mean_rtt_ms', label: 'Mean RTT', unit: 'ms', decimals: 1 },
+  { key: 'download_time_s', label: 'Download time', unit: 's', decimals: 3, help: glossary.downloadTime },
+  { key: 'goodput_mbps', label: 'Goodput', unit: 'Mbit/s', decimals: 3, help: glossary.goodput },
+  { key: 'retransmissions', label: 'Retransmissions', unit: 'packets', decimals: 1, help: glossary.retransmissions },
+  { key: 'mean_rtt_ms', label: 'Mean RTT', unit: 'ms', decimals: 1, help: glossary.rtt },
 ] as const;
 
 export type CampaignMetric = (typeof campaignMetrics)[number];

@@ -124,6 +124,17 @@ describe('runViewReducer', () => {
     expect(runViewReducer(initialRunView, { type: 'closed', code: 4404 }).stream).toBe('not-found');
   });
 
+  it('forgets the failures of a lost connection when it connects again, and keeps the samples', () => {
+    const lost = runViewReducer(runViewReducer(replay(events), { type: 'failed', message: 'The backend at … is not answering.' }), {
+      type: 'closed',
+      code: 1006,
+    });
+    const again = runViewReducer(lost, { type: 'connecting' });
+    expect(again.errors).toEqual([]);
+    expect(again.stream).toBe('connecting');
+    expect(again.samples).toBe(lost.samples);
+  });
+
   it('keeps error events and names the phases in words', () => {
     const view = replay([...events, { type: 'error', run_id: '0e5015', message: 'satlink exited 1' }]);
     expect(view.errors).toEqual(['satlink exited 1']);

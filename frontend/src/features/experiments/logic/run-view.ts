@@ -29,7 +29,8 @@ export type RunViewAction =
   | { type: 'event'; event: StreamEvent }
   | { type: 'samples'; samples: RunSamples }
   | { type: 'closed'; code: number }
-  | { type: 'failed'; message: string };
+  | { type: 'failed'; message: string }
+  | { type: 'connecting' };
 
 export const initialRunView: RunView = {
   run: null,
@@ -49,6 +50,9 @@ export function runViewReducer(view: RunView, action: RunViewAction): RunView {
       return { ...view, samples: mergeSamples(view.samples, action.samples) };
     case 'failed':
       return { ...view, errors: [...view.errors, action.message] };
+    case 'connecting':
+      // A new connection (after a reconnect, or the backend's return): the old one's failures are stale.
+      return { ...view, errors: [], stream: 'connecting' };
     case 'closed': {
       const stream = action.code === STREAM_NOT_FOUND ? 'not-found' : isFinished(view.phase) ? 'ended' : 'lost';
       return { ...view, stream };

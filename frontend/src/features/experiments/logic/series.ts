@@ -1,4 +1,5 @@
 import type { FlowSampleRow, LinkSampleRow, RunSamples, Scenario, TunnelSampleRow } from '../api/types';
+import { glossary } from './glossary';
 
 /**
  * The console's charts as data: which rows of a run's samples each line takes, and what value it
@@ -60,13 +61,34 @@ export interface ChartSpec {
   yLabel: string;
   /** The unit of a value, for legends. */
   unit: string;
+  /** What the chart shows, for its "?". */
+  help: string;
+  /** The y axis reaches at least this far (in the unit), so that the first samples near 0 do not fill the chart. */
+  yMinimumTop: number;
   series: Series[];
 }
 
-const flowMetrics: { id: string; title: string; yLabel: string; unit: string; value: (row: FlowSampleRow) => number | null }[] = [
-  { id: 'goodput', title: 'Goodput per flow', yLabel: 'Goodput, Mbit/s', unit: 'Mbit/s', value: (row) => row.goodput_mbps },
-  { id: 'cwnd', title: 'Congestion window per flow', yLabel: 'cwnd, kB', unit: 'kB', value: (row) => kilobytes(row.cwnd_bytes) },
-  { id: 'rtt', title: 'Round-trip time per flow', yLabel: 'RTT, ms', unit: 'ms', value: (row) => row.rtt_ms },
+/** The per-flow metrics, each a chart of the run and a choice when runs are overlaid. */
+export const flowMetrics: (Omit<ChartSpec, 'series'> & { value: (row: FlowSampleRow) => number | null })[] = [
+  {
+    id: 'goodput',
+    title: 'Goodput per flow',
+    yLabel: 'Goodput, Mbit/s',
+    unit: 'Mbit/s',
+    help: glossary.goodput,
+    yMinimumTop: 1,
+    value: (row) => row.goodput_mbps,
+  },
+  {
+    id: 'cwnd',
+    title: 'Congestion window per flow',
+    yLabel: 'cwnd, kB',
+    unit: 'kB',
+    help: glossary.cwnd,
+    yMinimumTop: 10,
+    value: (row) => kilobytes(row.cwnd_bytes),
+  },
+  { id: 'rtt', title: 'Round-trip time per flow', yLabel: 'RTT, ms', unit: 'ms', help: glossary.rtt, yMinimumTop: 100, value: (row) => row.rtt_ms },
 ];
 
 const satellite = (direction: LinkSampleRow['direction']) => (row: LinkSampleRow) => row.link === 'satellite' && row.direction === direction;
@@ -78,11 +100,8 @@ const satellite = (direction: LinkSampleRow['direction']) => (row: LinkSampleRow
  */
 export function runCharts(samples: RunSamples, iteration: number, labels: string[], withTunnel: boolean): ChartSpec[] {
   const flows = [...new Set(samples.flows.filter((row) => row.iteration === iteration).map((row) => row.flow))].sort((a, b) => a - b);
-  const charts: ChartSpec[] = flowMetrics.map(({ id, title, yLabel, unit, value }) => ({
-    id,
-    title,
-    yLabel,
-    unit,
+  const charts: ChartSpec[] = flowMetrics.map(({ value, ...metric }) => ({
+    ...metric,
     series: seriesOf(
       samples.flows,
       iteration,
@@ -95,6 +114,8 @@ export function runCharts(samples: RunSamples, iteration: number, labels: string
       title: 'Satellite link queues',
       yLabel: 'Queue, kB',
       unit: 'kB',
+      help: glossary.queue,
+      yMinimumTop: 10,
       series: seriesOf<LinkSampleRow>(samples.links, iteration, [
         { key: 'forward', label: 'forward (gateway → terminal)', includes: satellite('forward'), value: (row) => kilobytes(row.queue_bytes) },
         { key: 'return', label: 'return (terminal → gateway)', includes: satellite('return'), value: (row) => kilobytes(row.queue_bytes) },
@@ -105,6 +126,8 @@ export function runCharts(samples: RunSamples, iteration: number, labels: string
       title: 'Forward link drops, cumulative',
       yLabel: 'Drops, packets',
       unit: 'packets',
+      help: glossary.drops,
+      yMinimumTop: 10,
       series: seriesOf<LinkSampleRow>(samples.links, iteration, [
         {
           key: 'buffer',
@@ -127,6 +150,8 @@ export function runCharts(samples: RunSamples, iteration: number, labels: string
       title: 'FEC tunnel, forward direction, cumulative',
       yLabel: 'Source packets',
       unit: 'packets',
+      help: glossary.fecCounters,
+      yMinimumTop: 10,
       series: seriesOf<TunnelSampleRow>(samples.tunnel, iteration, [
         { key: 'lost', label: 'lost on the link', includes: forward, value: (row) => row.rx_lost },
         { key: 'recovered', label: 'rebuilt by FEC', includes: forward, value: (row) => row.rx_recovered },
