@@ -47,14 +47,20 @@ COPY --from=native /src/build/codec/tools/satlink /src/build/codec/tools/swf-tun
 COPY --from=web /src/frontend/dist /opt/satlab/frontend
 COPY labs /opt/satlab/labs
 RUN mkdir -p /var/lib/satlab
-# SATLAB_LOCK_DIR lives on the data volume: in a recreated container, the
-# backend's start-up sweep still finds the host's Hystart value that a killed
-# run saved, and restores it.
+# SATLAB_LOCK_DIR is the host's /run/satlab (compose.yaml binds it): CUBIC's
+# Hystart is one setting of the host kernel, so the container's runs and any
+# satlab on the host claim it in the same place, and neither restores it
+# under the other's feet; a start-up sweep releases only the claims of runs
+# whose lock there proves them dead, and sees only this container's
+# namespaces. A recreated container still finds the value a killed run saved.
 ENV SATLAB_TOOLS_DIR=/opt/satlab/tools \
     SATLAB_FRONTEND_DIR=/opt/satlab/frontend \
     SATLAB_LABS_DIR=/opt/satlab/labs \
     SATLAB_DB=/var/lib/satlab/satlab.db \
-    SATLAB_LOCK_DIR=/var/lib/satlab/locks \
+    SATLAB_LOCK_DIR=/run/satlab \
     PYTHONUNBUFFERED=1
 EXPOSE 8000
-CMD ["satlab", "serve", "--host", "0.0.0.0", "--port", "8000"]
+# Reachable from other machines, so sign-in is required: the instructor's
+# token is SATLAB_INSTRUCTOR_TOKEN, or one made at first start and printed
+# once in the log (docker compose logs satlab).
+CMD ["satlab", "serve", "--host", "0.0.0.0", "--port", "8000", "--new-token"]

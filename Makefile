@@ -41,7 +41,7 @@ DISABLE_ssse3 := gfni,avx2
 DISABLE_scalar := gfni,avx2,ssse3
 
 .PHONY: help deps venv build build-native build-asan build-wasm build-frontend test \
-	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose bench \
+	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose test-stack bench \
 	bench-codec bench-datapath bench-engine fuzz run clean
 
 help:
@@ -89,7 +89,7 @@ build-wasm: deps
 build-frontend: build-wasm
 	cd frontend && npm run build
 
-test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend test-compose
+test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend test-compose test-stack
 	@echo "make test: all passed"
 
 test-codec: build-native
@@ -130,6 +130,13 @@ test-backend: build-native venv
 # engine: the Compose schema, and the same build steps and paths as this Makefile.
 test-compose: venv
 	$(VENV)/bin/pytest tests/compose
+
+# The instructor's stack for real (tests/stack/run.sh; needs root): Docker and a
+# Compose v2 built from its Go module where missing, stand-in base images, the
+# image built, `docker compose up` until healthy, Chromium through the
+# published port (sign in, a 2 MB geo-ideal run), down, nothing left on the host.
+test-stack: deps
+	tests/stack/run.sh
 
 bench: bench-codec bench-datapath bench-engine
 

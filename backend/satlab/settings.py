@@ -71,7 +71,8 @@ class Settings:
     # Without login everyone acts as the instructor: only for a server bound to
     # loopback with no instructor token (satlab serve decides; see auth.py).
     open_access: bool = True
-    # Host headers answered (DNS rebinding); "*" answers any.
+    # Host headers answered (DNS rebinding): SATLAB_ALLOWED_HOSTS, comma-separated, and
+    # the loopback names; "*" answers any.
     allowed_hosts: tuple[str, ...] = ("*",)
     # At first start without a token, generate one and print it once.
     new_token: bool = False
@@ -85,5 +86,7 @@ class Settings:
                    max_concurrent_runs=int(os.environ.get("SATLAB_MAX_CONCURRENT_RUNS", "4")),
                    limits=Limits.from_env(),
                    instructor_token=os.environ.get("SATLAB_INSTRUCTOR_TOKEN") or None,
-                   allowed_hosts=tuple(name.strip() for name in hosts.split(",") if name.strip())
-                   if hosts else LOOPBACK_HOSTS)
+                   # Loopback names always: a health check from the machine itself, and no rebinding
+                   # attack names them (the attacker's page is on their own name).
+                   allowed_hosts=tuple(dict.fromkeys([*LOOPBACK_HOSTS, *(name.strip() for name in
+                                                                        (hosts or "").split(",") if name.strip())])))

@@ -31,7 +31,6 @@ import dockerfile
 import jsonschema
 import pytest
 import yaml
-
 from satlab.host import HYSTART
 
 REPO = Path(__file__).resolve().parents[2]
@@ -226,13 +225,26 @@ def test_copy_the_labs_to_the_labs_dir() -> None:
     assert (["labs"], final_stage().env()["SATLAB_LABS_DIR"]) in final_stage().copies()
 
 
-def test_keep_the_database_and_locks_on_the_compose_volume() -> None:
+def test_keep_the_database_on_the_compose_volume() -> None:
     env = final_stage().env()
     volume, target = next(v.split(":")[:2] for v in service()["volumes"]
                           if isinstance(v, str) and v.split(":")[0] in compose()["volumes"])
     assert posixpath.dirname(env["SATLAB_DB"]) == target, f"the volume {volume} should hold SATLAB_DB"
-    assert posixpath.dirname(env["SATLAB_LOCK_DIR"]) == target, f"the volume {volume} should hold SATLAB_LOCK_DIR"
     assert f"mkdir -p {target}" in final_stage().runs(), "the image should create the volume's directory"
+
+
+def test_share_the_hosts_lock_dir() -> None:
+    """Hystart is one setting of the host kernel: the container claims it where the host's satlab does."""
+    lock_dir = final_stage().env()["SATLAB_LOCK_DIR"]
+    assert lock_dir == "/run/satlab", "where every satlab on the host locks its runs and claims Hystart"
+    assert f"{lock_dir}:{lock_dir}" in service()["volumes"]
+
+
+def test_publish_on_loopback_unless_told_and_require_sign_in() -> None:
+    assert service()["ports"] == ["${SATLAB_ADDRESS:-127.0.0.1}:${SATLAB_PORT:-8000}:8000"]
+    command = next(i for i in final_stage().instructions if i.cmd == "CMD").value
+    assert command[command.index("--host") + 1] == "0.0.0.0" and "--new-token" in command
+    assert set(service()["environment"]) >= {"SATLAB_INSTRUCTOR_TOKEN", "SATLAB_ALLOWED_HOSTS"}
 
 
 def test_check_health_where_the_backend_listens() -> None:
@@ -241,7 +253,8 @@ def test_check_health_where_the_backend_listens() -> None:
     port = command.value[command.value.index("--port") + 1]
     assert [port] == [i.value[0] for i in final_stage().instructions if i.cmd == "EXPOSE"]
     assert any(mapping.endswith(f":{port}") for mapping in service()["ports"])
-    assert f"http://127.0.0.1:{port}/api/capabilities" in " ".join(service()["healthcheck"]["test"])
+    # The one route that answers without sign-in.
+    assert f"http://127.0.0.1:{port}/api/auth/me" in " ".join(service()["healthcheck"]["test"])
 
 
 def test_bind_the_hystart_parameter_the_backend_writes() -> None:
