@@ -9,7 +9,10 @@
 #                     backend (real runs), the browser labs (Playwright)
 #   make bench        every benchmark (JSON lines): bench-codec, bench-datapath,
 #                     bench-engine
-#   make fuzz         libFuzzer on each fuzz target for FUZZ_SECONDS (clang)
+#   make fuzz         libFuzzer on each fuzz target for FUZZ_SECONDS (clang),
+#                     Hypothesis on the scenario parser as long
+#   make soak         200 short runs through the API, with bad bodies, cancels
+#                     and SIGKILLs of the backend; then nothing may be left
 #   make deps         only the installation step
 
 SHELL := bash
@@ -42,10 +45,10 @@ DISABLE_scalar := gfni,avx2,ssse3
 
 .PHONY: help deps venv build build-native build-asan build-wasm build-frontend test \
 	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose test-stack bench \
-	bench-codec bench-datapath bench-engine fuzz run clean
+	bench-codec bench-datapath bench-engine fuzz soak run clean
 
 help:
-	@sed -n '1,13p' Makefile
+	@sed -n '1,16p' Makefile
 
 deps:
 	@missing=""; \
@@ -122,7 +125,8 @@ test-frontend: build-frontend build-native venv
 
 # The backend: ruff, mypy --strict, then pytest: scenario model, engine, store,
 # API, CLI; its integration tests run real experiments through namespaces,
-# satlink, swf-tunnel, iperf3, picoquic and ngtcp2.
+# satlink, swf-tunnel, iperf3, picoquic and ngtcp2; the scenario parser's fuzz
+# corpus replayed; a 20-run soak (make soak's).
 test-backend: build-native venv
 	cd backend && .venv/bin/ruff check satlab tests bench && .venv/bin/mypy && .venv/bin/pytest
 
@@ -153,13 +157,20 @@ bench-datapath: build-native venv
 bench-engine: build-native venv
 	@$(VENV)/bin/python backend/bench/bench_engine.py
 
-fuzz: deps
+fuzz: deps venv
 	CC=clang cmake -S codec -B $(BUILD)/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DSWF_SANITIZE=ON -DSWF_LIBFUZZER=ON >/dev/null
 	cmake --build $(BUILD)/fuzz --parallel $(JOBS) $(FUZZ_TARGETS:%=--target fuzz_%)
 	@$(foreach t,$(FUZZ_TARGETS),mkdir -p $(BUILD)/fuzz/corpus-$(t) && \
 		$(BUILD)/fuzz/fuzz/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) \
 			$(BUILD)/fuzz/corpus-$(t) codec/fuzz/$(t)/corpus;)
+	cd backend && .venv/bin/python -m tests.fuzz.fuzz_scenario --seconds $(FUZZ_SECONDS)
+
+# 200 short runs through the API of a real satlab serve (needs root, about 12
+# minutes): one JSON line; fails if a bad body got a 5xx, a run did not end,
+# the backend's RSS grew over 10 % or anything was left. test-backend runs 20.
+soak: build-native venv
+	cd backend && .venv/bin/python -m bench.soak --runs 200
 
 # The backend (API under /api, OpenAPI at /api/docs) serving the built
 # frontend at /; runs are stored in $$SATLAB_DB (default /var/lib/satlab/satlab.db).
