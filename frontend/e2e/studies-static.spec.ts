@@ -32,7 +32,7 @@ test("shows the Petrou study, its published figures and the shipped report's num
   await expect(section).toBeVisible();
   await expect(section.getByText(`by satlab ${report.satlab}`)).toContainText(report.generated_at.slice(0, 10));
   await expect(section.getByText(`${report.summary.in_band} of ${report.summary.rows} published figures in band`)).toBeVisible();
-  await expect(section.getByRole('note')).toHaveCount(report.quick ? 1 : 0);
+  await expect(section.getByRole('note').filter({ hasText: 'A quick run' })).toHaveCount(report.quick ? 1 : 0);
 
   // A row per published figure: the study's value beside satlab's median [IQR], n and ratio.
   const table = section.getByRole('table', { name: "Published figures beside satlab's" });

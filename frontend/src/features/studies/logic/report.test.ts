@@ -124,3 +124,16 @@ describe('commonSource', () => {
     expect(commonSource([])).toBe('');
   });
 });
+
+describe('boxCharts of a run that varies one axis', () => {
+  it('draws one chart, a box per level of that axis', () => {
+    const ideal = {
+      ...report,
+      configurations: report.configurations.filter((entry) => entry.configuration.channel === 'ideal' && entry.configuration.tunnel === 'none'),
+    };
+    const charts = boxCharts(ideal);
+    expect(charts).toHaveLength(1);
+    expect(charts[0].title).toBe('Each transport');
+    expect(charts[0].groups.map((group) => group.key)).toEqual(['tcp-cubic', 'picoquic-bbr']);
+  });
+});

@@ -102,7 +102,7 @@ export function boxCharts(report: StudyReport): BoxChart[] {
       (row) => row.statistic === 'median' && members.some((entry) => sameLevels(entry.configuration, row.configuration, Object.keys(report.axes))),
     );
     charts.push({
-      title: chartAxes.length > 0 ? configurationLabel(combination, chartAxes) : report.title,
+      title: chartAxes.length > 0 ? configurationLabel(combination, chartAxes) : `Each ${boxAxis}`,
       groups: levels.map((level) => ({ key: level, label: level })),
       points: members.flatMap((entry) => entry.values.map((value) => ({ group: entry.configuration[boxAxis], value }))),
       published: published.map((row) => ({ group: row.configuration[boxAxis], value: row.published })),

@@ -1,0 +1,81 @@
+import type { StudyReport } from '../src/features/studies/api/types';
+import { expect, test } from './fixtures';
+
+// Against the real backend (playwright.config.ts starts `satlab serve` on a scratch database): a
+// quick run of the Petrou study, narrowed on the page to the two transports without FEC on the
+// ideal path: two real 20 MiB downloads over the emulated GEO path, about 20 s each, at once.
+test.skip(Boolean(process.env.E2E_BACKEND_SKIP), process.env.E2E_BACKEND_SKIP);
+
+const figure = (value: number | null, decimals = 2) => (value === null ? '–' : value.toFixed(decimals));
+
+test('starts a quick study run from the page, follows it and shows its report beside the published figures', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto('./?lab=studies');
+  await expect(page.getByRole('heading', { name: 'When BBR beats FEC coded CUBIC flows over SATCOM' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Served without the satlab backend' })).toHaveCount(0);
+
+  const form = page.getByRole('form', { name: 'New study run' });
+  await expect(form.getByRole('radio', { name: 'Quick' })).toBeChecked();
+  await expect(form.getByRole('note')).toContainText('smoke test');
+  const tunnels = form.getByRole('group', { name: 'tunnel' });
+  await expect(tunnels.getByRole('checkbox', { name: 'S(5,100)' })).toBeChecked();
+  await expect(form.getByRole('status')).toHaveText('4 configurations × 1 iteration = 4 runs, 4 at once');
+  await tunnels.getByRole('checkbox', { name: 'S(5,100)' }).uncheck();
+  await expect(form.getByRole('status')).toHaveText('2 configurations × 1 iteration = 2 runs, 2 at once');
+  await form.getByRole('button', { name: 'Start the quick run' }).click();
+
+  // The run is a campaign, followed live; the page's address names it.
+  const report = page.getByRole('region', { name: /^Report of study run c[0-9a-f]+$/ });
+  await expect(report).toBeVisible();
+  const campaignId = (await report.getByRole('heading').first().textContent())?.match(/(c[0-9a-f]+)$/)?.[1] ?? '';
+  expect(campaignId).not.toBe('');
+  await expect(page).toHaveURL(new RegExp(`[?&]report=${campaignId}`));
+  await expect(page.getByRole('button', { name: `Study run ${campaignId}` })).toHaveAttribute('aria-pressed', 'true');
+  const progress = report.getByRole('progressbar', { name: 'Study run progress' });
+  await expect(progress).toHaveAttribute('aria-valuemax', '2');
+  await expect(progress).toHaveAttribute('aria-valuetext', '2/2 runs finished: 2 done, 0 failed, 0 running', { timeout: 180_000 });
+  await expect(report.getByRole('note').filter({ hasText: 'A quick run: a smoke test' })).toBeVisible();
+
+  // Its report, as the API computes it, in the table: the two measured rows with satlab's median.
+  const api = (await (await page.request.get(`api/studies/petrou2022/report?campaign=${campaignId}`)).json()) as StudyReport;
+  const measured = api.rows.filter((row) => row.satlab !== null);
+  expect(measured.map((row) => `${row.configuration.transport} ${row.configuration.tunnel} ${row.statistic}`)).toEqual(
+    expect.arrayContaining(['tcp-cubic none median', 'picoquic-bbr none median']),
+  );
+  const table = report.getByRole('table', { name: "Published figures beside satlab's" });
+  for (const row of measured.filter((one) => one.statistic === 'median')) {
+    const name = `ideal · ${row.configuration.transport} · none`;
+    const cells = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name, exact: true }) }).locator('td');
+    await expect(cells.nth(0)).toHaveText(figure(row.published));
+    await expect(cells.nth(1)).toHaveText(`${figure(row.satlab)} [${figure(row.q1)}–${figure(row.q3)}]`);
+    await expect(cells.nth(2)).toHaveText('1');
+    await expect(cells.nth(3)).toHaveText(figure(row.ratio, 3));
+  }
+  await expect(report.getByText(`${api.summary.in_band} of ${api.summary.rows} published figures in band (${api.summary.measured} measured)`)).toBeVisible();
+  // One chart (only the transport varies), a box per transport with its published median.
+  const published = (transport: string) => measured.find((row) => row.configuration.transport === transport)?.published.toFixed(2);
+  await expect(
+    report.getByRole('img', {
+      name: new RegExp(
+        String.raw`^Each transport: tcp-cubic: median [\d.]+ s of 1, published median ${published('tcp-cubic')} s; ` +
+          String.raw`picoquic-bbr: median [\d.]+ s of 1, published median ${published('picoquic-bbr')} s\.$`,
+      ),
+    }),
+  ).toBeVisible();
+  await page.screenshot({ path: 'test-output/studies-quick-run.png', fullPage: true });
+
+  // The report as CSV from the API: a row per published figure.
+  const csv = await page.request.get(await report.getByRole('link', { name: 'Report CSV' }).evaluate((link: HTMLAnchorElement) => link.href));
+  expect(csv.status()).toBe(200);
+  const lines = (await csv.text()).trim().split(/\r?\n/);
+  expect(lines[0]).toContain('published_download_time_s,satlab_download_time_s');
+  expect(lines).toHaveLength(api.rows.length + 1);
+
+  // The shipped report is one choice away, and the run stays listed.
+  await page.getByRole('button', { name: 'Shipped with the recipe' }).click();
+  await expect(page.getByRole('region', { name: 'Report shipped with the recipe' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Report shipped with the recipe' })).toBeVisible();
+  await page.getByRole('button', { name: `Study run ${campaignId}` }).click();
+  await expect(page.getByRole('region', { name: `Report of study run ${campaignId}` }).getByText('done', { exact: true })).toBeVisible();
+});
