@@ -1,9 +1,9 @@
 """The calibrated presets on the wire: a 10 Mbit/s UDP stream of 1400-byte
-packets (iperf3, as the study measured its channels) through satlink, with
-the forward channel of labs/geo-optical.yaml or labs/geo-dvb-train.yaml
-exactly as a run's plan gives it to satlink (the seed of iteration 0
-included), for 60 s, loses the share of its packets the study measured on
-its channels: 2.7 % +- 0.5 (optical) and 6.3 % +- 0.5 (DVB train).
+packets (sent by iperf3) through satlink, with the forward channel of
+labs/geo-optical.yaml or labs/geo-dvb-train.yaml exactly as a run's plan
+gives it to satlink (the seed of iteration 0 included), for 60 s, loses the
+share of its packets the study measured on its channels: 2.7 % +- 0.5
+(optical) and 6.3 % +- 0.5 (DVB train).
 
 iperf3 paces its datagrams in C, one every packet interval (its pacing
 timer, 1120 us at 10 Mbit/s). A Python sender stalls for tens of ms on a busy
