@@ -78,8 +78,10 @@ test.describe('refusals', () => {
     await page.screenshot({ path: 'test-output/experiments-refused.png' });
 
     await form.getByLabel('More overrides').fill('no equals sign');
-    await expect(form.getByText('More overrides, line 1: "no equals sign" is not dotted.path=value (e.g. flows.0.cc=bbr).')).toBeVisible();
+    const why = 'More overrides, line 1: "no equals sign" is not dotted.path=value (e.g. flows.0.cc=bbr).';
+    await expect(form.getByLabel('More overrides')).toHaveAccessibleDescription(new RegExp(why.replace(/[.()]/g, '\\$&')));
     await expect(form.getByRole('button', { name: 'Run' })).toBeDisabled();
+    await expect(form.getByRole('button', { name: 'Run' })).toHaveAccessibleDescription(why);
   });
 });
 
