@@ -52,7 +52,7 @@ async function expectNativeFigures(page: Page) {
 test('the channel statistics of the optical channel are the native tool\'s', async ({ page }) => {
   const q = 10 / 16.7;
   const p = (q * 0.0256) / (1 - 0.0256);
-  await page.goto(`./?lab=channel&sources=1000&kind=ge_time&p=${p}&q=${q}&stepMs=10&seed=2521958666`);
+  await page.goto(`./?lab=channel&sources=100&kind=ge_time&p=${p}&q=${q}&stepMs=10&seed=2521958666`);
   const native = await expectNativeFigures(page);
   // The calibrated channel, over a minute: about 2.56 % of the time in bursts of about 16.7 ms.
   expect(native.time_lost_ratio).toBeGreaterThan(0.015);
@@ -68,11 +68,11 @@ test('the channel statistics of the optical channel are the native tool\'s', asy
 });
 
 test('the channel statistics of an outage and of a per-packet model are the native tool\'s', async ({ page }) => {
-  await page.goto('./?lab=channel&sources=1000&kind=outage&periodMs=258&durationMs=15.2&jitterMs=3&seed=5');
+  await page.goto('./?lab=channel&sources=100&kind=outage&periodMs=258&durationMs=15.2&jitterMs=3&seed=5');
   const outage = await expectNativeFigures(page);
   expect(outage.bursts.count).toBeGreaterThan(200);
 
-  await page.goto('./?lab=channel&sources=1000&kind=bernoulli&loss=0.02&seed=9');
+  await page.goto('./?lab=channel&sources=100&kind=bernoulli&loss=0.02&seed=9');
   const bernoulli = await expectNativeFigures(page);
   expect(bernoulli.time_lost_ratio).toBeNull();
   expect(bernoulli.bursts.unit).toBe('packets');
