@@ -109,3 +109,36 @@ test.describe('refusals', () => {
     await expect(form.getByRole('button', { name: 'Start campaign' })).toBeDisabled();
   });
 });
+
+test('a campaign of one run per configuration: its box plot starts at 0 and says one run shows no spread; it loads back into the form', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('./?lab=experiments&view=campaigns');
+  const form = page.getByRole('form', { name: 'New campaign' });
+  await form.getByLabel('Lab').selectOption('geo-ideal');
+  await form.getByLabel('Fixed overrides').fill('flows.0.size_bytes=200000');
+  await form.getByLabel('Path of parameter 1').fill('flows.0.cc');
+  await form.getByLabel('Values of parameter 1').fill('cubic, bbr');
+  await form.getByLabel('Iterations').fill('1');
+  await form.getByLabel('Parallel runs').fill('2');
+  await form.getByRole('button', { name: 'Start campaign' }).click();
+
+  const panel = page.getByRole('region', { name: /^Campaign c[0-9a-f]+ · geo-ideal$/ });
+  const plot = panel.getByRole('img', { name: /^Download time per configuration: cubic: median .* of 1; bbr: median .* of 1\.$/ });
+  await expect(plot).toBeVisible({ timeout: 45_000 });
+  await expect(panel.getByRole('note')).toHaveText(/^One value only for cubic, bbr: a box needs several to show a spread/);
+  const lowestTick = await plot.evaluate((svg) => {
+    const axes = svg.querySelectorAll('g.axis');
+    const ticks = [...axes[axes.length - 1].querySelectorAll(':scope > g')];
+    return ticks.sort((a, b) => b.getBoundingClientRect().top - a.getBoundingClientRect().top)[0].textContent;
+  });
+  expect(Number(lowestTick)).toBe(0);
+
+  await panel.getByRole('button', { name: 'Edit a copy in the form' }).click();
+  await expect(form.getByRole('status').first()).toHaveText(/^Loaded campaign geo-ideal: change what you like/);
+  await expect(form.getByLabel('Fixed overrides')).toHaveValue('flows.0.size_bytes=200000\nflows.0.hystart=null');
+  await expect(form.getByLabel('Values of parameter 1')).toHaveValue('cubic, bbr');
+  await expect(form.getByText('2 configurations × 1 iteration = 2 runs')).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Start campaign' })).toBeEnabled();
+});
