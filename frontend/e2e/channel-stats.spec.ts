@@ -41,7 +41,7 @@ async function expectNativeFigures(page: Page) {
   );
   const { bursts } = native;
   await expect(figure(panel, 'Loss bursts')).toHaveText(bursts.count.toLocaleString('en'));
-  await expect(figure(panel, 'Burst length')).toHaveText(
+  await expect(figure(panel, 'Burst length: min / mean / max')).toHaveText(
     `${bursts.min} / ${Number(bursts.mean.toPrecision(4))} / ${bursts.max} ${bursts.unit}`,
   );
   const rows = panel.getByRole('table').getByRole('row');

@@ -117,7 +117,7 @@ function Figures({ stats, stream }: { stats: ChannelStats; stream: StatsStream }
         />
         <Measure label="Loss bursts" value={stats.bursts.toLocaleString('en')} help={help.bursts} />
         <Measure
-          label="Burst length"
+          label="Burst length: min / mean / max"
           value={stats.bursts === 0 ? '–' : `${stats.burstMin} / ${Number(stats.burstMean.toPrecision(4))} / ${stats.burstMax} ${unit}`}
           help={help.burstLength}
         />
