@@ -1,9 +1,17 @@
 import { apiUrl } from '../../experiments/api/api-url';
-import { ApiError, BackendMissingError } from '../../experiments/api/client';
+import { ApiError } from '../../experiments/api/client';
 import type { StudyDetail, StudyList, StudyReport, StudyRun, StudyRunRequest } from './types';
 
 /** Where the static build keeps the studies (scripts/studies-asset.ts): beside index.html. */
 export const STATIC_STUDIES = 'studies.json';
+
+/** No satlab API answers here (a static copy of the site); the message says what was tried. */
+export class NoBackendError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'NoBackendError';
+  }
+}
 
 /**
  * getJson fetches a JSON document. Without JSON in the answer (a static server's 404 or its
@@ -14,10 +22,10 @@ async function getJson<Body>(url: string, init?: RequestInit): Promise<Body> {
   try {
     response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init?.headers } });
   } catch (error) {
-    throw new BackendMissingError(`${url} could not be reached: ${String(error)}`);
+    throw new NoBackendError(`${url} could not be reached: ${String(error)}`);
   }
   if (!response.headers.get('content-type')?.includes('application/json')) {
-    throw new BackendMissingError(`${url} answered ${response.status} without JSON`);
+    throw new NoBackendError(`${url} answered ${response.status} without JSON`);
   }
   const body = (await response.json()) as { detail?: unknown };
   if (!response.ok) throw new ApiError(response.status, body.detail);

@@ -30,7 +30,7 @@ export function StudiesPage() {
             This copy of the site shows each study's published figures and the report shipped with its recipe. Starting a
             study run needs the backend: from a clone of satlab, as root, <code>make run</code> serves these pages with it.
           </p>
-          <p className="muted">{state.why}</p>
+          <p className="muted">(The API's list of studies: {state.why}.)</p>
         </section>
       )}
       {state.studies.length > 1 && (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { getStaticStudies, getStudy, listStudies } from '../api/client';
+import { NoBackendError, getStaticStudies, getStudy, listStudies } from '../api/client';
 import type { Study, StudyDetail, StudyReport } from '../api/types';
 
 export type StudiesState =
@@ -9,6 +9,9 @@ export type StudiesState =
   | { status: 'ready'; backend: true; studies: Study[] }
   /** The static build's copy (studies.json), and why there is no backend. */
   | { status: 'ready'; backend: false; studies: StudyDetail[]; why: string };
+
+/** The API's failures that mean no backend here, rather than a backend that is wrong. */
+const noBackend = (error: Error) => error instanceof NoBackendError;
 
 /**
  * useStudies asks the backend for its studies; where it does not answer (a static copy of the
@@ -21,10 +24,12 @@ export function useStudies(): StudiesState {
     listStudies().then(
       (list) => current && setState({ status: 'ready', backend: true, studies: list.data }),
       (apiError: Error) =>
-        getStaticStudies().then(
-          (list) => current && setState({ status: 'ready', backend: false, studies: list.data, why: apiError.message }),
-          (error: Error) => current && setState({ status: 'failed', message: `The studies did not load: ${error.message}` }),
-        ),
+        noBackend(apiError)
+          ? getStaticStudies().then(
+              (list) => current && setState({ status: 'ready', backend: false, studies: list.data, why: apiError.message }),
+              (error: Error) => current && setState({ status: 'failed', message: `The studies did not load: ${error.message}` }),
+            )
+          : current && setState({ status: 'failed', message: `The satlab backend answered with an error: ${apiError.message}` }),
     );
     return () => {
       current = false;
@@ -37,7 +42,8 @@ export type ShippedReport = { status: 'loading' } | { status: 'ready'; report: S
 
 /** useShippedReport is the report shipped with a recipe: in the static copy already, else from the backend. */
 export function useShippedReport(study: Study | StudyDetail): ShippedReport {
-  const inHand = 'shipped_report' in study ? study.shipped_report : undefined;
+  // The static copy holds it; a study without one needs no request.
+  const inHand = 'shipped_report' in study ? study.shipped_report : study.has_shipped_report ? undefined : null;
   const [fetched, setFetched] = useState<ShippedReport>({ status: 'loading' });
   useEffect(() => {
     if (inHand !== undefined) return;
