@@ -79,7 +79,9 @@ class Auth:
     def __init__(self, store: Store, settings: Settings):
         self.store = store
         self.limits = settings.limits
-        self._hasher = argon2.PasswordHasher()
+        # OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane): a sign-in costs ~0.1 s of one core, not
+        # the library default's 64 MiB on 4 lanes, which a rate-limited guesser could still turn into load.
+        self._hasher = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
         self.issued_token: str | None = None  # generated at this start: the caller prints it once
         token_hash: str | None = store.get_state("instructor_token_hash")
         if settings.instructor_token is not None:

@@ -17,10 +17,10 @@ from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
+import satlab.api.routes
 from satlab.api.auth import INSTRUCTOR_ONLY, SIGN_IN_FIRST
 from satlab.api.deps import StreamSlot
 from satlab.api.main import create_app
-import satlab.api.routes
 from satlab.api.routes import campaigns, host, runs
 from satlab.cli import main as satlab_main
 from satlab.settings import Limits, Settings
@@ -59,7 +59,7 @@ def join(app_client: TestClient, who: str) -> TestClient:
     if who == "instructor":
         response = client.post("/api/auth/instructor", json={"token": TOKEN})
     else:
-        code = instructor(app_client).get("/api/class").json()["class_code"]
+        code = app_client.app.state.auth.class_code  # what the instructor's page shows
         response = client.post("/api/auth/student", json={"class_code": code.lower(), "name": who})
     assert response.status_code == 200, response.text
     return client
