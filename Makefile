@@ -6,7 +6,8 @@
 #   make test         every test: codec (each GF(2^8) kernel, ASan+UBSan,
 #                     fuzz corpora), shared vectors, WebAssembly build, the
 #                     emulated path (satlink, swf-tunnel) in namespaces, the
-#                     backend (real runs), the browser labs (Playwright)
+#                     backend (real runs), the browser labs (Playwright), the
+#                     instructor's stack (Docker: build, compose up, a browser)
 #   make bench        every benchmark (JSON lines): bench-codec, bench-datapath,
 #                     bench-engine
 #   make fuzz         libFuzzer on each fuzz target for FUZZ_SECONDS (clang),
@@ -48,7 +49,7 @@ DISABLE_scalar := gfni,avx2,ssse3
 	bench-codec bench-datapath bench-engine fuzz soak run clean
 
 help:
-	@sed -n '1,16p' Makefile
+	@sed -n '1,17p' Makefile
 
 deps:
 	@missing=""; \
