@@ -28,6 +28,15 @@ test('an out-of-range number disables Run, says why beside it, and the command l
   await form.getByLabel('Concurrent flows').fill('2');
   await expect(run).toBeEnabled();
   await expect(form.getByText('satlab run labs/geo-ideal.yaml --set flows.0.size_bytes=300000 --set flows.0.count=2', { exact: true })).toBeVisible();
+
+  // S(10,5) is refused here, in a sentence, before the backend would refuse it.
+  await form.getByLabel('Protect the path with S(k,z)').check();
+  await form.getByLabel('z, window size').fill('5');
+  await form.getByLabel('k, sources per repair').fill('10');
+  await expect(run).toHaveAccessibleDescription('k, sources per repair takes a whole number from 1 to 5, not 10.');
+  await form.getByLabel('z, window size').fill('100');
+  await expect(run).toBeEnabled();
+  await expect(form.getByText(/--set tunnel\.k=10 --set tunnel\.z=100$/)).toBeVisible();
 });
 
 test('out-of-range iterations, parallel runs or seed disable Start campaign, and the count and the file say nothing would be sent', async ({

@@ -51,6 +51,12 @@ export function NumberField({
   const ownProblem = numberProblem(draft, label, limit);
   useEffect(() => onProblem?.(ownProblem), [onProblem, ownProblem]);
   useEffect(() => () => onProblem?.(null), [onProblem]);
+  // A limit that moved (z for k) can make the text on show acceptable without a keystroke: it is
+  // then the value, as if typed. Only when acceptability changes: the draft follows value otherwise.
+  const acceptable = ownProblem === null;
+  useEffect(() => {
+    if (acceptable && Number(draft) !== value) onChange(Number(draft));
+  }, [acceptable]);
   const shownProblems = ownProblem ? [ownProblem, ...problems] : problems;
   return (
     <div className="field">

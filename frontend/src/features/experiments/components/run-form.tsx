@@ -224,10 +224,12 @@ export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFor
                   label="k, sources per repair"
                   value={choices.tunnel.k}
                   {...limits.tunnelK}
+                  // The tunnel refuses k > z: a repair covers the last z sources.
+                  max={Math.min(limits.tunnelK.max ?? Infinity, choices.tunnel.z)}
                   step={1}
                   onChange={(k) => choices.tunnel && update({ tunnel: { ...choices.tunnel, k } })}
                   onProblem={typed.reporter('k')}
-                  hint={`Overhead 1/(k+1) = ${(100 / (choices.tunnel.k + 1)).toFixed(1)} %`}
+                  hint={`Overhead 1/(k+1) = ${(100 / (choices.tunnel.k + 1)).toFixed(1)} %; at most z, the sources a repair covers.`}
                   problems={problemsOfField('k')}
                 />
                 <NumberField
