@@ -44,8 +44,10 @@ export function ReportView({ study, report, heading, csvHref, children }: Report
           <span className="hint">one row per published figure</span>
         </p>
       )}
-      <ReportTable rows={rows} axes={axes} fixed={fixedLevels(study.axes, configurations)} />
-      {report && <ReportCharts report={report} />}
+      <div className="study-results">
+        <ReportTable rows={rows} axes={axes} fixed={fixedLevels(study.axes, configurations)} />
+        {report && <ReportCharts report={report} />}
+      </div>
       <ReportChecks checks={report?.checks ?? study.checks} axes={axes} />
     </section>
   );
