@@ -1,5 +1,5 @@
 import { max, scaleLinear } from 'd3';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { AxisBottom, AxisLeft } from '../../../components/axes';
 import { useWidth } from '../../../components/use-width';
 import type { BurstBin } from '../logic/loss-pattern';
@@ -13,7 +13,7 @@ const height = 300;
 const margin = { top: 14, right: 16, bottom: 56, left: 84 };
 
 /** BurstHistogram draws how many bursts of each length of consecutive losses the channel made. */
-export function BurstHistogram({ bins }: BurstHistogramProps) {
+function BurstHistogramChart({ bins }: BurstHistogramProps) {
   const titleId = useId();
   const [box, width] = useWidth<HTMLDivElement>(560);
   const longest = max(bins, (bin) => bin.length) ?? 1;
@@ -60,3 +60,6 @@ export function BurstHistogram({ bins }: BurstHistogramProps) {
     </div>
   );
 }
+
+/** Memoised: the Monte-Carlo's progress re-renders the lab several times a second, not this chart. */
+export const BurstHistogram = memo(BurstHistogramChart);

@@ -98,18 +98,20 @@ export function ChannelLab({ codec }: ChannelLabProps) {
   // The Monte-Carlo reruns when a setting it depends on changes: not for the sample or the raster.
   const curveKey = refused ? '' : JSON.stringify(curveSettings);
   const request = useMemo(() => (curveKey ? toRequest(JSON.parse(curveKey) as CurveSettings) : undefined), [curveKey]);
-  const patternKey = refused ? '' : JSON.stringify([curveKey, packets]);
-
+  // The loss pattern depends on the channel and the sample only: not on the code or the Monte-Carlo's size.
+  const patternKey = request ? JSON.stringify([request.channel, request.packetMs, packets]) : '';
   const pattern = useMemo<LossPattern | undefined>(() => {
-    if (!request || !patternKey) return undefined;
-    const lost = sampleLosses(codec, request.channel, request.packetMs, packets);
+    if (!patternKey) return undefined;
+    const [channel, packetMs, count] = JSON.parse(patternKey) as [ResidualCurveRequest['channel'], number, number];
+    const lost = sampleLosses(codec, channel, packetMs, count);
     return { lost, bins: burstHistogram(lost), rate: lossRate(lost) };
-  }, [codec, request, packets, patternKey]);
+  }, [codec, patternKey]);
   const curve = useResidualCurve(request);
   const bursts = pattern?.bins ?? [];
   const burstCount = bursts.reduce((total, bin) => total + bin.count, 0);
   const meanBurst = burstCount === 0 ? 0 : bursts.reduce((total, bin) => total + bin.length * bin.count, 0) / burstCount;
-  const counted = Math.min(...curve.points.map((point) => point.sources));
+  const counts = curve.points.map((point) => point.sources);
+  const counted = { least: Math.min(...counts, Infinity), most: Math.max(...counts, 0) };
 
   return (
     <div className="lab">
@@ -182,7 +184,7 @@ export function ChannelLab({ codec }: ChannelLabProps) {
               <section className="panel" aria-labelledby={`${id}-residual`}>
                 <h2 id={`${id}-residual`}>Residual loss after S(k,{state.z})</h2>
                 <div className="monte-carlo-status">
-                  <p role="status">
+                  <p role="status" data-packets={curve.points.reduce((total, point) => total + point.packets, 0)}>
                     {curve.status === 'computing'
                       ? `Computing… ${countedText(counted, state.sources)} source packets per k`
                       : curve.status === 'stopped'
@@ -200,7 +202,7 @@ export function ChannelLab({ codec }: ChannelLabProps) {
                   )}
                 </div>
                 <ResidualChart points={curve.points} z={state.z} sources={state.sources} />
-                {curve.points.length > 0 && <p className="convergence-note">{convergenceNote(curve.points, curve.status !== 'computing')}</p>}
+                {counted.most > 0 && <p className="convergence-note">{convergenceNote(curve.points, curve.status !== 'computing')}</p>}
               </section>
             </div>
             <section className="panel" aria-labelledby={`${id}-table`}>
@@ -214,8 +216,12 @@ export function ChannelLab({ codec }: ChannelLabProps) {
   );
 }
 
-const countedText = (counted: number, sources: number) =>
-  `${(Number.isFinite(counted) ? counted : 0).toLocaleString('en')} of ${sources.toLocaleString('en')}`;
+/** countedText says how many sources per k are counted: "12,500 of 50,000", or "0–312,500 of …" while the ks differ. */
+function countedText({ least, most }: { least: number; most: number }, sources: number): string {
+  const low = Number.isFinite(least) ? least : 0;
+  const range = low === most ? low.toLocaleString('en') : `${low.toLocaleString('en')}–${most.toLocaleString('en')}`;
+  return `${range} of ${sources.toLocaleString('en')}`;
+}
 
 function ResultsTable({ points, z }: { points: ResidualPoint[]; z: number }) {
   const headers: [string, string][] = [

@@ -1,5 +1,5 @@
 import { scaleLinear } from 'd3';
-import { useId } from 'react';
+import { memo, useId } from 'react';
 import { useWidth } from '../../../components/use-width';
 
 export interface LossRasterProps {
@@ -21,7 +21,7 @@ const margin = { left: 96, top: 30, right: 12 };
  * that periodic outages line up and bursts show as bars. It draws at its box's width, so that its
  * labels keep their size on any screen.
  */
-export function LossRaster({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: LossRasterProps) {
+function LossRasterChart({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: LossRasterProps) {
   const titleId = useId();
   const [box, width] = useWidth<HTMLDivElement>(880);
   const x = scaleLinear()
@@ -49,9 +49,9 @@ export function LossRaster({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: 
               {fmt(row * packetsPerRow * packetMs)} ms
             </text>
             <rect className="raster-row" x={margin.left} width={width - margin.right - margin.left} height={rowHeight - 4} />
-            {Array.from(shown.subarray(row * packetsPerRow, (row + 1) * packetsPerRow), (flag, column) =>
-              flag ? <rect key={column} className="raster-loss" x={x(column)} width={Math.max(cell, 1.5)} height={rowHeight - 4} /> : null,
-            )}
+            {lossRuns(shown.subarray(row * packetsPerRow, (row + 1) * packetsPerRow)).map(([first, count]) => (
+              <rect key={first} className="raster-loss" x={x(first)} width={Math.max(cell * count, 1.5)} height={rowHeight - 4} />
+            ))}
           </g>
         ))}
       </svg>
@@ -59,6 +59,24 @@ export function LossRaster({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: 
   );
 }
 
+/**
+ * lossRuns finds the runs of consecutive losses in a row, as [first packet, length]: one rectangle
+ * per burst rather than per packet keeps the raster quick to draw while the page stays interactive.
+ */
+export function lossRuns(lost: Uint8Array): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let index = 0; index < lost.length; index += 1) {
+    if (!lost[index]) continue;
+    const first = index;
+    while (index + 1 < lost.length && lost[index + 1]) index += 1;
+    runs.push([first, index - first + 1]);
+  }
+  return runs;
+}
+
 function fmt(ms: number): string {
   return Number.isInteger(ms) ? ms.toLocaleString('en') : ms.toFixed(1);
 }
+
+/** Memoised: the Monte-Carlo's progress re-renders the lab several times a second, not this chart. */
+export const LossRaster = memo(LossRasterChart);

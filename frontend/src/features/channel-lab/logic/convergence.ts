@@ -8,7 +8,9 @@ import { convergedHalfWidth, residualEstimate } from './residual-interval';
  * residual loss they cannot rule out. final is true once no more samples will come.
  */
 export function convergenceNote(points: ResidualPoint[], final: boolean): string {
-  const estimates = points.map((point) => ({ k: point.k, sources: point.sources, ...residualEstimate(point) }));
+  const estimates = points
+    .filter((point) => point.sources > 0)
+    .map((point) => ({ k: point.k, sources: point.sources, ...residualEstimate(point) }));
   const percent = Math.round(convergedHalfWidth * 100);
   const wide = estimates.filter((estimate) => estimate.residualLoss > 0 && !estimate.converged);
   const none = estimates.filter((estimate) => estimate.residualLoss === 0);

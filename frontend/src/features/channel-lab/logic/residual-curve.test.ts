@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Codec } from '../../../lib/codec/types';
 import { loadTestCodec } from '../../../test/load-test-codec';
-import { type ResidualCurveProgress, batchesPerPoint, parseKs, runResidualCurve } from './residual-curve';
+import { type ResidualCurveProgress, batchesPerPoint, parseKs, runResidualCurve, splitKs } from './residual-curve';
 import { residualLoss } from './residual-loss';
 
 let codec: Codec;
@@ -45,5 +45,12 @@ describe('runResidualCurve', () => {
       expect(point.sources).toBe(request.sources);
       expect(point.lost / point.sources).toBe(alone.residualLoss);
     }
+  });
+});
+
+describe('splitKs', () => {
+  it('deals the values of k out in turn, so that each worker gets small and large ones', () => {
+    expect(splitKs([1, 2, 3, 4, 5, 6, 8, 10, 15, 20], 4)).toEqual([[1, 5, 15], [2, 6, 20], [3, 8], [4, 10]]);
+    expect(splitKs([2, 5], 8)).toEqual([[2], [5]]);
   });
 });

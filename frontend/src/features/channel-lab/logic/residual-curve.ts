@@ -39,6 +39,16 @@ export interface ResidualCurveProgress {
  */
 export const batchesPerPoint = 32;
 
+/** splitKs deals the values of k out to `workers` workers in turn, so that each gets small and large ones. */
+export function splitKs(ks: number[], workers: number): number[][] {
+  const shares: number[][] = Array.from({ length: Math.min(workers, ks.length) }, () => []);
+  ks.forEach((k, index) => shares[index % shares.length].push(k));
+  return shares;
+}
+
+/** emptyPoints is a point per k with nothing counted yet. */
+export const emptyPoints = (ks: number[]): ResidualPoint[] => ks.map((k) => ({ k, ...emptyTally, packets: 0, packetsLost: 0 }));
+
 /**
  * runResidualCurve runs the Monte-Carlo of every k at once, a batch of each in turn, so that the
  * whole curve appears early and then refines; it reports at most every reportEveryMs, and once
@@ -55,7 +65,7 @@ export function runResidualCurve(
     (k) => new ResidualLossStream(codec, { k, z: request.z, packetMs: request.packetMs, channel: request.channel }),
   );
   try {
-    const points: ResidualPoint[] = request.ks.map((k) => ({ k, ...emptyTally, packets: 0, packetsLost: 0 }));
+    const points = emptyPoints(request.ks);
     const started = performance.now();
     let reported = started;
     const report = (done: boolean) => {
