@@ -132,7 +132,8 @@ class Soak:
         self.server = subprocess.Popen(
             self.in_namespace([SATLAB, "--db", str(self.scratch / "soak.db"), "serve", "--port", str(self.port)]),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=self.env)
-        wait_until(lambda: self._answers() or self.server is None or self.server.poll() is not None, 60,
+        # Generous: a start sweeps what a killed backend left, on a machine the soak keeps busy.
+        wait_until(lambda: self._answers() or self.server is None or self.server.poll() is not None, 180,
                    "satlab serve to answer")
         if self.server.poll() is not None:
             raise RuntimeError(f"satlab serve exited: {self.server.stderr.read() if self.server.stderr else ''}")
