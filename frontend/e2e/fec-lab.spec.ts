@@ -77,3 +77,119 @@ test('plays a run to its end at the chosen speed', async ({ page }) => {
   await expect(page.getByText(/^Packet 27 of 27 · finished/)).toBeVisible({ timeout: 10_000 });
   await expect(page.getByRole('button', { name: 'Play' })).toBeDisabled();
 });
+
+const counter = (page: import('@playwright/test').Page, name: string) =>
+  page.getByRole('group', { name, exact: true }).getByRole('definition');
+
+test('refuses k > z beside k, says why in a sentence, and runs nothing', async ({ page }) => {
+  await page.goto('./?lab=fec');
+  const settings = page.getByRole('form', { name: 'FEC lab settings' });
+  for (const [k, z] of [[3, 2], [20, 5], [200, 100]]) {
+    await settings.getByLabel('z, window size').fill(String(z));
+    await settings.getByLabel('k, sources per repair').fill(String(k));
+    await expect(settings.getByLabel('k, sources per repair')).toHaveAccessibleDescription(
+      `k (${k}) must be at most z (${z}): a repair covers only the last z sources, so with k > z some sources would be in no repair's window.`,
+    );
+    await expect(page.getByRole('alert')).toHaveText('The lab cannot run these settings: each refused field says why, beside it.');
+    await expect(page.getByRole('button', { name: 'Step' })).toHaveCount(0);
+  }
+  await settings.getByLabel('z, window size').fill('1001');
+  await expect(settings.getByLabel('z, window size')).toHaveAccessibleDescription('z must be a whole number from 1 to 1000.');
+  await settings.getByLabel('Loss probability').fill('1.5');
+  await expect(settings.getByLabel('Loss probability')).toHaveAccessibleDescription('The loss probability must be a probability from 0 to 1.');
+  // Sentences, never the codec's or the backend's raw values.
+  await expect(page.locator('main')).not.toContainText('{');
+  await settings.getByLabel('Loss probability').fill('0.1');
+  await settings.getByRole('button', { name: 'S(3,9)' }).click();
+  await expect(page.getByRole('button', { name: 'Step' })).toBeVisible();
+});
+
+test('a finished run says what stays lost, never that it waits for more; the log says when a source is given up', async ({ page }) => {
+  // 40 % loss on S(3,9) over 50 sources: some leave the decoder's window unrebuilt.
+  await page.goto(`./?lab=fec&k=3&z=9&kind=bernoulli&loss=0.4&seed=35&text=${'satlab '.repeat(57)}`);
+  const step = page.getByRole('button', { name: 'Step' });
+  const log = page.getByRole('list', { name: 'Latest packets' });
+  let givenUp = 0;
+  while ((await step.getAttribute('aria-disabled')) !== 'true') {
+    await step.click();
+    const now = Number(await counter(page, 'Given up').textContent());
+    if (now > givenUp) {
+      // The packet that made the decoder give a source up says so.
+      await expect(log.getByRole('listitem').first()).toContainText(/the decoder gave up sources? [\d, ]+, now more than 2 × z ESIs behind: lost for good/);
+      givenUp = now;
+    }
+  }
+  expect(givenUp).toBeGreaterThan(0);
+  await expect(page.getByText(/^Packet (\d+) of \1 · finished/)).toBeVisible();
+  await expect(page.getByText(/^The run is over: the receiver lacks sources? [\d, ]+, and no repair will come/)).toBeVisible();
+  await expect(page.locator('main')).not.toContainText('does not hold the whole text yet');
+  await expect(page.locator('main')).not.toContainText('more needed');
+});
+
+test('Run to end and the last Step keep the keyboard focus on the control', async ({ page }) => {
+  await page.goto('./?lab=fec');
+  const runToEnd = page.getByRole('button', { name: 'Run to end' });
+  await runToEnd.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/^Packet 27 of 27 · finished/)).toBeVisible();
+  await expect(runToEnd).toBeFocused();
+  await expect(runToEnd).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Reset' }).click();
+  const step = page.getByRole('button', { name: 'Step' });
+  await step.focus();
+  for (let sent = 1; sent <= 27; sent += 1) {
+    await page.keyboard.press('Enter');
+    await expect(page.getByText(new RegExp(`^Packet ${sent} of 27`))).toBeVisible();
+  }
+  await expect(step).toBeFocused();
+});
+
+test('changing the seed while playing restarts the run at packet 0', async ({ page }) => {
+  await page.goto('./?lab=fec');
+  await page.getByLabel('Speed').selectOption({ label: '32 packets/s' });
+  const seed = page.getByRole('form', { name: 'FEC lab settings' }).getByLabel('Seed');
+  for (let change = 0; change < 8; change += 1) {
+    await page.getByRole('button', { name: 'Play' }).click();
+    await expect(page.getByText(/^Packet ([2-9]|\d\d) of 27/)).toBeVisible();
+    await seed.fill(String(40 + change));
+    await expect(page.getByText(/^Packet \d+ of 27/)).toHaveText('Packet 0 of 27');
+    await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+  }
+});
+
+test('an image run to the end keeps the page width, and a long run keeps the time line bounded', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // The shared-link run of the image: losses the decoder gives up, shown struck out in the equations.
+  await page.goto('./?lab=fec&k=3&z=9&kind=ge_packet&p=0.3&q=0.5&lossGood=0&lossBad=0.6&seed=35&payload=image&symbolBytes=96');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByText(/· finished/)).toBeVisible();
+  const pageWidth = () => page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  const [scrollWidth, clientWidth] = await pageWidth();
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+
+  // 125 sources of S(1,9): 125 repairs, once one lane of the window chart each.
+  const text = 'x'.repeat(1000);
+  await page.goto(`./?lab=fec&k=1&z=9&kind=bernoulli&loss=0.1&seed=3&text=${text}`);
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByText(/^Packet 250 of 250 · finished/)).toBeVisible();
+  const timeline = page.getByRole('img', { name: /^Time line:/ });
+  const svgHeight = Number(await timeline.getAttribute('height'));
+  expect(svgHeight).toBeLessThan(400);
+  const box = await page.locator('.timeline-scroll').boundingBox();
+  expect(box?.height ?? Infinity).toBeLessThanOrEqual(34 * 17 + 20);
+  // Its text is drawn at 14 px at least.
+  const smallest = await timeline.evaluate((svg) => Math.min(...[...svg.querySelectorAll('text')].map((node) => Number.parseFloat(getComputedStyle(node).fontSize))));
+  expect(smallest).toBeGreaterThanOrEqual(14);
+});
+
+test('explains the counters on hover and focus: given up is 2 × z behind, not z', async ({ page }) => {
+  await page.goto('./?lab=fec');
+  await expect(page.getByRole('group', { name: 'Given up', exact: true })).toHaveAccessibleDescription(/keeps the last 2 × z = 18 ESIs \(not z\)/);
+  await page.getByRole('button', { name: 'About Decoding delay, mean' }).focus();
+  await expect(page.getByRole('tooltip')).toHaveText(/From the moment a lost source was sent/);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('tooltip')).toHaveCount(0);
+  await page.getByRole('button', { name: 'About Residual loss' }).hover();
+  await expect(page.getByRole('tooltip')).toHaveText(/neither received nor rebuilt/);
+});
