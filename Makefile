@@ -9,7 +9,7 @@
 #                     backend (real runs), the browser labs (Playwright), the
 #                     instructor's stack (Docker: build, compose up, a browser)
 #   make bench        every benchmark (JSON lines): bench-codec, bench-datapath,
-#                     bench-engine
+#                     bench-engine, bench-frontend
 #   make fuzz         libFuzzer on each fuzz target for FUZZ_SECONDS (clang),
 #                     Hypothesis on the scenario parser as long
 #   make soak         200 short runs through the API, with bad bodies, cancels
@@ -46,7 +46,7 @@ DISABLE_scalar := gfni,avx2,ssse3
 
 .PHONY: help deps venv build build-native build-asan build-wasm build-frontend test \
 	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose test-stack bench \
-	bench-codec bench-datapath bench-engine fuzz soak run clean
+	bench-codec bench-datapath bench-engine bench-frontend fuzz soak run clean
 
 help:
 	@sed -n '1,17p' Makefile
@@ -143,7 +143,7 @@ test-compose: venv
 test-stack: deps
 	tests/stack/run.sh
 
-bench: bench-codec bench-datapath bench-engine
+bench: bench-codec bench-datapath bench-engine bench-frontend
 
 bench-codec: build-native build-wasm
 	@$(foreach k,$(KERNELS),SWF_DISABLE_CPU_FEATURES="$(DISABLE_$(k))" \
@@ -157,6 +157,11 @@ bench-datapath: build-native venv
 # concurrent runs against a lone one (needs root, about 90 s).
 bench-engine: build-native venv
 	@$(VENV)/bin/python backend/bench/bench_engine.py
+
+# The channel lab's Monte-Carlo in headless Chromium: packets/s in its Web Workers
+# (wall clock and per CPU-second) and the page's longest main-thread block meanwhile.
+bench-frontend: build-frontend
+	@cd frontend && node bench/frontend.bench.mjs
 
 fuzz: deps venv
 	CC=clang cmake -S codec -B $(BUILD)/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
