@@ -1,4 +1,4 @@
-import type { StudyReport } from '../src/features/studies/api/types';
+import type { Study, StudyReport } from '../src/features/studies/api/types';
 import { expect, test } from './fixtures';
 
 // Against the real backend (playwright.config.ts starts `satlab serve` on a scratch database): a
@@ -80,4 +80,43 @@ test('starts a quick study run from the page, follows it and shows its report be
   await expect(page.getByRole('region', { name: 'Report shipped with the recipe' })).toBeVisible();
   await page.getByRole('button', { name: `Study run ${campaignId}` }).click();
   await expect(page.getByRole('region', { name: `Report of study run ${campaignId}` }).getByText('done', { exact: true })).toBeVisible();
+});
+
+test('a full run narrowed on the page to one configuration joins the report of every full run', async ({ page }) => {
+  test.setTimeout(240_000);
+  const study = (await (await page.request.get('api/studies/petrou2022')).json()) as Study;
+  await page.goto('./?lab=studies');
+  const form = page.getByRole('form', { name: 'New study run' });
+  await form.getByRole('radio', { name: 'Full' }).check();
+  await expect(form.getByRole('note')).toContainText('A full run');
+  const configurations = Object.values(study.axes).reduce((product, levels) => product * levels.length, 1);
+  await expect(form.getByRole('status')).toHaveText(
+    `${configurations} configurations × ${study.iterations} iterations = ${configurations * study.iterations} runs, ${study.parallel} at once`,
+  );
+
+  // One configuration, once: the ideal path, CUBIC, no FEC, no Wi-Fi, one flow.
+  const kept: Record<string, string> = { channel: 'ideal', wifi: 'none', transport: 'tcp-cubic', flows: '1', tunnel: 'none' };
+  for (const [axis, levels] of Object.entries(study.axes)) {
+    for (const level of levels.filter((one) => one !== kept[axis])) {
+      await form.getByRole('group', { name: axis, exact: true }).getByRole('checkbox', { name: level, exact: true }).uncheck();
+    }
+  }
+  await form.getByLabel('Iterations').fill('1');
+  await expect(form.getByRole('status')).toHaveText('1 configuration × 1 iteration = 1 run, 1 at once');
+  await form.getByRole('button', { name: 'Start the full run' }).click();
+  const report = page.getByRole('region', { name: /^Report of study run c[0-9a-f]+$/ });
+  await expect(report.getByRole('progressbar', { name: 'Study run progress' })).toHaveAttribute('aria-valuetext', '1/1 runs finished: 1 done, 0 failed, 0 running', {
+    timeout: 180_000,
+  });
+  await expect(report.getByRole('note').filter({ hasText: 'A quick run' })).toHaveCount(0);
+
+  // Every full run pooled: the API's default report.
+  await page.getByRole('button', { name: 'Every full run together' }).click();
+  const pooled = page.getByRole('region', { name: 'Report of every full study run' });
+  const api = (await (await page.request.get('api/studies/petrou2022/report')).json()) as StudyReport;
+  await expect(pooled.getByText(`${api.summary.in_band} of ${api.summary.rows} published figures in band (${api.summary.measured} measured)`)).toBeVisible();
+  const row = api.rows.find((one) => one.statistic === 'median' && one.configuration.channel === 'ideal' && one.configuration.transport === 'tcp-cubic' && one.configuration.tunnel === 'none');
+  const cells = pooled.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'ideal · tcp-cubic · none', exact: true }) }).locator('td');
+  await expect(cells.nth(1)).toHaveText(`${figure(row?.satlab ?? null)} [${figure(row?.q1 ?? null)}–${figure(row?.q3 ?? null)}]`);
+  await expect(page).toHaveURL(/[?&]report=full/);
 });

@@ -32,6 +32,14 @@ export function StudyRuns({ runs, shipped, shown, onChoose, failure }: StudyRuns
             </button>
           </li>
         )}
+        {runs.some((run) => !run.study_quick) && (
+          <li>
+            <button type="button" aria-pressed={shown === 'full'} onClick={() => onChoose('full')}>
+              Every full run together
+            </button>{' '}
+            <span className="hint">{runs.filter((run) => !run.study_quick).length} full study runs, their runs pooled per configuration</span>
+          </li>
+        )}
         {runs.map((run) => (
           <li key={run.campaign_id}>
             <button type="button" aria-pressed={shown === run.campaign_id} onClick={() => onChoose(run.campaign_id)}>

@@ -3,7 +3,7 @@ import { CampaignProgressBar } from '../../experiments/components/campaign-progr
 import { studyReportCsvUrl } from '../api/client';
 import type { Study, StudyDetail } from '../api/types';
 import { useReportChoice } from '../hooks/use-report-choice';
-import { useRunReport } from '../hooks/use-run-report';
+import { useRunReport, useStudyReport } from '../hooks/use-run-report';
 import { useShippedReport } from '../hooks/use-studies';
 import { useStudyRuns } from '../hooks/use-study-runs';
 import { ReportView } from './report-view';
@@ -51,6 +51,8 @@ export function StudyView({ study, backend }: StudyViewProps) {
       )}
       {shown === 'shipped' ? (
         <ShippedReport study={study} />
+      ) : shown === 'full' ? (
+        <FullRunsReport study={study} />
       ) : (
         <RunReport key={shown} study={study} campaignId={shown} onStatus={refresh} />
       )}
@@ -74,6 +76,21 @@ function ShippedReport({ study }: { study: Study | StudyDetail }) {
       report={shipped.report}
       heading={shipped.report ? 'Report shipped with the recipe' : 'Published figures'}
     />
+  );
+}
+
+/** FullRunsReport is the report of every full run of the study together (a run resumed, or run in parts). */
+function FullRunsReport({ study }: { study: Study }) {
+  const { report, failure } = useStudyReport(study.id, []);
+  return (
+    <>
+      {failure && (
+        <p className="error" role="alert">
+          {failure}
+        </p>
+      )}
+      <ReportView study={study} report={report} heading="Report of every full study run" csvHref={studyReportCsvUrl(study.id, [])} />
+    </>
   );
 }
 

@@ -1,12 +1,13 @@
 import { useCallback, useState } from 'react';
 
 /**
- * Which report the Studies page shows, in its address (&report=shipped or &report=<campaign id>),
- * so that a reload or a shared link shows the same; null: the page's default.
+ * Which report the Studies page shows, in its address (&report=shipped, &report=full: every full
+ * run together, or &report=<campaign id>), so that a reload or a shared link shows the same; null:
+ * the page's default.
  */
-export type ReportChoice = 'shipped' | string;
+export type ReportChoice = 'shipped' | 'full' | string;
 
-const choicePattern = /^(shipped|c[0-9a-f]{1,32})$/;
+const choicePattern = /^(shipped|full|c[0-9a-f]{1,32})$/;
 
 const fromAddress = (): ReportChoice | null => {
   const choice = new URLSearchParams(window.location.search).get('report');

@@ -9,21 +9,16 @@ import type { StudyReport } from '../api/types';
 const REFRESH_DELAY_MS = 500;
 
 /**
- * useRunReport is the live report of one study run: a study run is a campaign, so its stream
- * (WS api/campaigns/{id}/stream) gives its status and progress, and after each change the report
- * (GET api/studies/{id}/report?campaign=…) is asked for again, until the run is over.
+ * useStudyReport is the report of some study runs (GET api/studies/{id}/report?campaign=…; none:
+ * every full run), asked for again whenever version changes.
  */
-export function useRunReport(studyId: string, campaignId: string) {
-  const [live, dispatch] = useReducer(campaignLiveReducer, initialCampaignLive);
+export function useStudyReport(studyId: string, campaignIds: string[], version = 0) {
   const [report, setReport] = useState<StudyReport | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-  const refresh = useCallback(() => setVersion((count) => count + 1), []);
-  const scheduleRefresh = useBurstRefresh(refresh, REFRESH_DELAY_MS);
-
+  const campaigns = campaignIds.join(',');
   useEffect(() => {
     let current = true;
-    getStudyReport(studyId, [campaignId]).then(
+    getStudyReport(studyId, campaigns ? campaigns.split(',') : []).then(
       (loaded) => {
         if (!current) return;
         setReport(loaded);
@@ -34,7 +29,21 @@ export function useRunReport(studyId: string, campaignId: string) {
     return () => {
       current = false;
     };
-  }, [studyId, campaignId, version]);
+  }, [studyId, campaigns, version]);
+  return { report, failure };
+}
+
+/**
+ * useRunReport is the live report of one study run: a study run is a campaign, so its stream
+ * (WS api/campaigns/{id}/stream) gives its status and progress, and after each change the report
+ * is asked for again, until the run is over.
+ */
+export function useRunReport(studyId: string, campaignId: string) {
+  const [live, dispatch] = useReducer(campaignLiveReducer, initialCampaignLive);
+  const [version, setVersion] = useState(0);
+  const refresh = useCallback(() => setVersion((count) => count + 1), []);
+  const scheduleRefresh = useBurstRefresh(refresh, REFRESH_DELAY_MS);
+  const { report, failure } = useStudyReport(studyId, [campaignId], version);
 
   useEffect(
     () =>

@@ -11,7 +11,7 @@ export type StudiesState =
   | { status: 'ready'; backend: false; studies: StudyDetail[]; why: string };
 
 /** The API's failures that mean no backend here, rather than a backend that is wrong. */
-const noBackend = (error: Error) => error instanceof NoBackendError;
+const noBackend = (error: Error): boolean => error instanceof NoBackendError;
 
 /**
  * useStudies asks the backend for its studies; where it does not answer (a static copy of the
