@@ -4,6 +4,7 @@ private key, created 0600) lives under the run's own directory and goes with
 the run. The backend runs in a mount namespace of its own
 (tests/isolation.py), so its sweeps see only its runs."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from satlab.runs import INTERRUPTED
+from satlab.runs import INTERRUPTED, INTERRUPTED_LEFT
 from satlab.wait import wait_until
 from tests.isolation import isolated
 from tests.test_serve import answers, free_port
@@ -75,3 +76,36 @@ def test_a_finished_runs_work_directory_and_key_are_gone(tmp_path):
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(30) in (0, -signal.SIGTERM)
+
+
+# Runs in a private mount namespace: a killed run whose work directory cannot
+# be removed (a mount point: busy), then a restart's recovery.
+UNREMOVABLE = r"""
+import json, subprocess, sys
+from satlab import host
+from satlab.runs import RunManager
+from satlab.store import Store
+
+with Store(sys.argv[1]) as store:
+    store.create_run("ccccc3", {"name": "killed"}, {})
+    store.set_run_status("ccccc3", "running")
+    work = host.work_dir("ccccc3")
+    work.mkdir(parents=True)
+    subprocess.run(["mount", "-t", "tmpfs", "satlab-busy", str(work)], check=True)
+    try:
+        RunManager(store).recover()
+        print(json.dumps(store.get_run("ccccc3")))
+    finally:
+        subprocess.run(["umount", str(work)], check=True)
+"""
+
+
+@pytest.mark.needs_root
+def test_a_run_whose_leftovers_could_not_be_removed_says_so(tmp_path):
+    done = subprocess.run(isolated([sys.executable, "-c", UNREMOVABLE, str(tmp_path / "satlab.db")]),
+                          capture_output=True, text=True, timeout=60,
+                          env={"TMPDIR": str(tmp_path), "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
+    assert done.returncode == 0, done.stderr
+    run = json.loads(done.stdout)
+    assert run["status"] == "failed"
+    assert run["error"] == INTERRUPTED_LEFT.format(tmp_path / "satlab-runs" / "ccccc3")
