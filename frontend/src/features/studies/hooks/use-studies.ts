@@ -10,7 +10,10 @@ export type StudiesState =
   /** The static build's copy (studies.json), and why there is no backend. */
   | { status: 'ready'; backend: false; studies: StudyDetail[]; why: string };
 
-/** The API's failures that mean no backend here, rather than a backend that is wrong. */
+/**
+ * The API's failures that mean no backend here, rather than a backend that is wrong. A boolean,
+ * not a type guard: NoBackendError has Error's shape, so a guard would leave `never` for the rest.
+ */
 const noBackend = (error: Error): boolean => error instanceof NoBackendError;
 
 /**
