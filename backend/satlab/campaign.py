@@ -37,7 +37,17 @@ from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from satlab import scenario as scenarios
 from satlab.plan import derive_seed
-from satlab.scenario import Scenario, ScenarioError, Seed, Strict, check_depth, parse_yaml, set_path, shorten
+from satlab.scenario import (
+    Scenario,
+    ScenarioError,
+    Seed,
+    Strict,
+    check_depth,
+    parse_yaml,
+    set_path,
+    short_field,
+    shorten,
+)
 
 MAX_VALUES_PER_KEY = 64
 MAX_RUNS = 10_000
@@ -150,12 +160,19 @@ def _base_scenario(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> tuple[
     for directory in (base_dir, labs_dir):
         for name in names:
             file = directory / name
-            if file.is_file():
+            if _is_file(file):
                 data = _read_yaml(file, "scenario")
                 if not isinstance(data, dict):
                     raise ScenarioError([f"scenario: {file} is not a mapping of fields"])
                 return data, file.parent
-    raise ScenarioError([f"scenario: no scenario file {spec.scenario!r} in {base_dir} or {labs_dir}"])
+    raise ScenarioError([f"scenario: no scenario file {shorten(spec.scenario)} in {base_dir} or {labs_dir}"])
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system is no file
+        return False
 
 
 def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignItem]:
@@ -168,14 +185,15 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
         try:
             set_path(base, path, copy.deepcopy(value))
         except ScenarioError as error:
-            problems += [f"set.{path}: {problem}" for problem in error.problems]
+            problems += [f"set.{short_field(path)}: {problem}" for problem in error.problems]
     if problems:
         raise ScenarioError(problems)
     # Each configuration is validated once; its iterations differ only in name and seed.
     configurations: list[tuple[dict[str, Any], Scenario]] = []
     for index, values in enumerate(itertools.product(*spec.matrix.values())):
         parameters = dict(zip(spec.matrix, values, strict=True))
-        where = f"configuration {index} ({', '.join(f'{path}={_shown(value)}' for path, value in parameters.items())})"
+        where = (f"configuration {index} "
+                 f"({', '.join(f'{short_field(path)}={_shown(value)}' for path, value in parameters.items())})")
         data = copy.deepcopy(base)
         try:
             for path, value in parameters.items():
@@ -225,6 +243,6 @@ def campaign_from_dict(data: Any, base_dir: Path, labs_dir: Path) -> tuple[Campa
     if isinstance(spec.scenario, str):
         name = PurePosixPath(spec.scenario)
         if name.is_absolute() or ".." in name.parts:
-            raise ScenarioError([f"scenario: {spec.scenario!r} must name a lab file relative to the labs "
+            raise ScenarioError([f"scenario: {shorten(spec.scenario)} must name a lab file relative to the labs "
                                  "directory, without '..', or be an inline scenario"])
     return spec, expand(spec, base_dir, labs_dir)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from satlab.scenario import Scenario, ScenarioError, Trace, load
+from satlab.scenario import Scenario, ScenarioError, Trace, load, shorten
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -18,7 +18,7 @@ def lab_file(labs_dir: Path, name: str) -> Path:
     path = labs_dir / f"{name}.yaml"
     if not _NAME.match(name) or not path.is_file():
         known = ", ".join(lab["name"] for lab in list_labs(labs_dir)) or "none"
-        raise ScenarioError([f"lab: there is no lab {name!r}; known labs: {known}"])
+        raise ScenarioError([f"lab: there is no lab {shorten(name)}; known labs: {known}"])
     return path
 
 

@@ -389,6 +389,12 @@ _SHORT = reprlib.Repr(maxlevel=1, maxtuple=4, maxlist=4, maxarray=4, maxdict=4, 
                       maxdeque=4, maxstring=60, maxlong=40, maxother=60)
 
 
+def short_field(name: str) -> str:
+    """A field name (or dotted path) of untrusted input, cut to about 60
+    characters: an unknown field's name may be long."""
+    return name if len(name) <= 64 else f"{name[:60]}…"
+
+
 def shorten(value: Any) -> str:
     """repr(value) in at most about 60 characters, at a cost bounded whatever
     the value's size: for messages about untrusted input."""
@@ -399,8 +405,8 @@ def describe(error: Mapping[str, Any]) -> str:
     """A pydantic error as a sentence that starts with its field."""
     # Discriminated unions put the tag in the location (path.forward.channel.bernoulli.loss):
     # a reader wrote `channel.loss`, so the tag is left out.
-    location = [str(part) if len(str(part)) <= 64 else f"{str(part)[:60]}…" for part in error["loc"]
-                if not (isinstance(part, str) and part in CHANNEL_MODELS)]  # an unknown field may be long
+    location = [short_field(str(part)) for part in error["loc"]
+                if not (isinstance(part, str) and part in CHANNEL_MODELS)]
     field = ".".join(location) or "scenario"
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "extra_forbidden":
@@ -482,7 +488,7 @@ _PATH_PART = re.compile(r"^(?:[0-9]{1,6}|[A-Za-z_][A-Za-z0-9_-]{0,63})$")
 
 def _path_parts(dotted_path: str) -> list[str]:
     parts = dotted_path.split(".")
-    if not all(_PATH_PART.match(part) for part in parts):
+    if len(parts) > MAX_DEPTH or not all(_PATH_PART.match(part) for part in parts):
         raise ScenarioError([f"set: {shorten(dotted_path)} is not a dotted path of field names and list "
                              "indices (flows.0.cc)"])
     return parts

@@ -42,6 +42,7 @@ RUN_BODIES = [
     ({"lab": "geo-ideal", "overrides": ["flows.0.cc=bbr"]}, ["overrides"]),
     ({"lab": "geo-ideal", "set": "flows.0.cc=bbr"}, ["set"]),
     ({"scenario": RETURN_}, ["path", "return_"]),
+    ({"lab": "a" * 100_000}, ["lab"]),
     ({"scenario": TOO_MANY_FLOWS}, ["flows"]),
     ({"scenario": {**GEO_IDEAL, "description": json.loads("[" * 200 + "]" * 200)}}, ["scenario"]),
 ]
@@ -56,6 +57,7 @@ def assert_documented_shape(response, loc=None):
         assert problem["msg"].startswith(f"{field}: " if field else "body: "), problem
     if loc is not None:
         assert any(problem["loc"][1:] == loc for problem in detail), detail
+    assert all(len(problem["msg"]) < 600 for problem in detail), "a message echoes unbounded input"
 
 
 @pytest.mark.parametrize(("body", "loc"), RUN_BODIES, ids=[".".join(loc) for _, loc in RUN_BODIES])
@@ -71,13 +73,18 @@ CAMPAIGN_BODIES = [
     ({**CAMPAIGN, "matrix": {"flows.0.cc": ["cubic", "westwood"]}}, ["matrix", "flows", "0", "cc"]),
     ({**CAMPAIGN, "matrix": {"flows.0.hystart": [True]}}, ["matrix", "flows", "0", "hystart"]),
     ({**CAMPAIGN, "iterations": "3"}, ["iterations"]),
+    ({**CAMPAIGN, "scenario": "a" * 5000}, ["scenario"]),
+    ({**CAMPAIGN, "scenario": "a/" * 3000}, ["scenario"]),
+    ({**CAMPAIGN, "set": {".".join(["a"] * 100_000): 1}}, None),
+    ({**CAMPAIGN, "matrix": {"a" * 100_000: [1]}}, ["matrix"]),
     ({**CAMPAIGN, "set_": {}}, ["set_"]),
     ({**CAMPAIGN, "scenario": {**GEO_IDEAL, "flows": [{**GEO_IDEAL["flows"][0], "cc": "westwood"}]}},
      ["scenario", "flows", "0", "cc"]),
 ]
 
 
-@pytest.mark.parametrize(("body", "loc"), CAMPAIGN_BODIES, ids=[".".join(loc) for _, loc in CAMPAIGN_BODIES])
+@pytest.mark.parametrize(("body", "loc"), CAMPAIGN_BODIES,
+                         ids=[".".join(loc)[:40] if loc else "long-path" for _, loc in CAMPAIGN_BODIES])
 def test_a_bad_campaign_body_is_a_422_naming_its_field(client, body, loc):
     assert_documented_shape(client.post("/api/campaigns", json=body), loc)
     assert client.get("/api/campaigns").json()["count"] == 0
