@@ -35,8 +35,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "test-stack: building the image (nice -n 15)"
-nice -n 15 docker compose build --quiet
+build_log=$(mktemp)
+echo "test-stack: building the image (nice -n 15; log: $build_log)"
+nice -n 15 docker compose build --progress plain >"$build_log" 2>&1 || { tail -n 40 "$build_log"; fail "the image did not build"; }
+rm -f "$build_log"
 built=$(now)
 image=$(docker compose config --images)
 image_bytes=$(docker image inspect -f '{{.Size}}' "$image")
