@@ -1,10 +1,12 @@
 """The scenario and override parser as a fuzz target (issue 13): whatever a
-client sends as a scenario's YAML or as `set` assignments, the parser
-answers with a Scenario or a ScenarioError whose problems each start with a
-field and stay short; never another exception, never an unbounded message.
+client sends as a scenario's YAML, a campaign or `set` assignments, the
+parser answers with a Scenario (or campaign items) or a ScenarioError whose
+problems each start with a field and stay short; never another exception,
+never an unbounded message.
 
-An input is text: the whole text is a scenario document, and each of its
-lines is also a `set` assignment applied to geo-ideal.
+An input is text: the whole text is a scenario document and a campaign
+document, and each of its lines is also a `set` assignment applied to
+geo-ideal.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 import yaml
 from hypothesis import strategies as st
 
+from satlab.campaign import campaign_from_dict
 from satlab.scenario import ScenarioError, apply_override, parse_yaml, validate
 
 LABS = Path(__file__).resolve().parents[3] / "labs"
@@ -34,10 +37,15 @@ def check(text: str) -> None:
     """Raises AssertionError (a finding) if the parser misbehaves on text."""
     try:
         data = parse_yaml(text, "scenario")
-        if isinstance(data, dict):
-            validate(data)
     except ScenarioError as error:
         check_problems(error)
+        data = None
+    if isinstance(data, dict):
+        for parse in (validate, lambda data: campaign_from_dict(data, LABS, LABS)):
+            try:
+                parse(copy.deepcopy(data))
+            except ScenarioError as error:
+                check_problems(error)
     for line in text.splitlines():
         data = copy.deepcopy(BASE)
         try:
@@ -47,7 +55,8 @@ def check(text: str) -> None:
             check_problems(error)
 
 
-FIELDS = ["name", "description", "seed", "iterations", "path", "forward", "return", "return_", "lan", "rate_mbps",
+FIELDS = ["scenario", "set", "matrix", "parallel", "name", "description", "seed", "iterations", "path", "forward",
+          "return", "return_", "lan", "rate_mbps",
           "delay_ms", "buffer", "bytes", "packets", "bdp", "channel", "model", "loss", "p", "q", "step_ms",
           "loss_time_ratio", "mean_burst_ms", "file", "tunnel", "k", "z", "symbol_bytes", "protect", "flush_ms",
           "flows", "transport", "cc", "hystart", "size_bytes", "duration_s", "count", "start_s", "direction",
@@ -75,4 +84,12 @@ def inputs() -> st.SearchStrategy[str]:
     """Texts: lines of assignments, or a scenario document with odd values."""
     documents = st.lists(st.tuples(st.sampled_from(FIELDS), st.sampled_from(VALUES)), max_size=6).map(
         lambda items: "\n".join(f"{key}: {value}" for key, value in items))
-    return st.one_of(st.lists(assignments(), min_size=1, max_size=4).map("\n".join), documents, st.text())
+    paths = st.lists(st.one_of(st.sampled_from(FIELDS), st.sampled_from(ODD_PARTS)), min_size=1, max_size=4).map(
+        ".".join)
+    campaigns = st.tuples(st.sampled_from(["geo-ideal", "geo-optical", "a" * 300, "../x", "/etc/passwd", "{}"]),
+                          st.dictionaries(paths, st.sampled_from(VALUES), max_size=3),
+                          st.dictionaries(paths, st.lists(st.sampled_from(VALUES), max_size=3), max_size=2)).map(
+        lambda spec: f"name: fuzz\nscenario: {spec[0]}\n"
+                     + "set: {" + ", ".join(f"'{k}': {v}" for k, v in spec[1].items()) + "}\n"
+                     + "matrix: {" + ", ".join(f"'{k}': [{', '.join(v)}]" for k, v in spec[2].items()) + "}\n")
+    return st.one_of(st.lists(assignments(), min_size=1, max_size=4).map("\n".join), documents, campaigns, st.text())
