@@ -121,3 +121,26 @@ describe('FecRun', () => {
     }
   });
 });
+
+describe('give-ups', () => {
+  it('marks the packet after which the decoder gave each source up, and the event log says so', async () => {
+    const { describePacket } = await import('../components/event-log');
+    const run = runToEnd({
+      k: 3,
+      z: 9,
+      symbolBytes: 8,
+      packetMs: 1,
+      channel: { kind: 'bernoulli', seed: 35, loss: 0.4 },
+      payload: encode('satlab '.repeat(57)),
+    });
+    const view = run.view();
+    const givenUp = view.sources.filter((source) => source.state === 'given-up');
+    expect(givenUp.length).toBeGreaterThan(0);
+    for (const source of givenUp) {
+      const packet = view.packets[source.givenUpAt ?? -1];
+      expect(packet.index).toBeGreaterThan(source.sentAt);
+      expect(describePacket(packet, view)).toMatch(new RegExp(`the decoder gave up sources? ([\\d, ]+, )?${source.esi}\\b`));
+    }
+    run.free();
+  });
+});
