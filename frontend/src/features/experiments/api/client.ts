@@ -119,15 +119,18 @@ export const STREAM_NOT_FOUND = 4404;
 
 /**
  * openStream opens a WebSocket of the API (`runs/{id}/stream`, `events`) and hands over each JSON
- * message; onClose gets the close code once it ends, whoever ended it. Returns the closer.
+ * message; onClose gets the close code once it ends, whoever ended it (but the closer), onOpen is
+ * called if the backend accepted it. Returns the closer.
  */
 export function openStream<Event = StreamEvent>(
   path: string,
   onEvent: (event: Event) => void,
   onClose: (code: number, reason: string) => void,
+  onOpen: () => void = () => {},
 ): () => void {
   const socket = new WebSocket(streamUrl(path));
   let closedHere = false;
+  socket.onopen = onOpen;
   socket.onmessage = (message) => onEvent(JSON.parse(String(message.data)) as Event);
   socket.onclose = (close) => {
     if (!closedHere) onClose(close.code, close.reason);

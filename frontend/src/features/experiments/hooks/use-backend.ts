@@ -76,7 +76,27 @@ export function useBackend() {
   const ready = backend.status === 'ready';
   useEffect(() => {
     if (!ready || lost) return;
-    return openStream('events', () => {}, reportLost);
+    let current = true;
+    let opened = false;
+    const close = openStream(
+      'events',
+      () => {},
+      () =>
+        // Closed: if the backend does not answer, it is lost. If it does, either it went and came
+        // back (the stream had opened: reload everything), or it refused the stream (not signed
+        // in, no stream slot left): no outage, and the lists still load on Refresh.
+        getCapabilities().then(
+          () => current && opened && dispatch({ type: 'restarted' }),
+          () => current && reportLost(),
+        ),
+      () => {
+        opened = true;
+      },
+    );
+    return () => {
+      current = false;
+      close();
+    };
   }, [ready, lost, generation, reportLost]);
 
   const [retryAt, setRetryAt] = useState<number | null>(null);

@@ -16,6 +16,10 @@ describe('connectionReducer', () => {
     expect(connectionReducer(lost, { type: 'lost' })).toBe(lost);
   });
 
+  it('starts a new generation for a backend that restarted between two looks', () => {
+    expect(connectionReducer(initialConnection, { type: 'restarted' })).toMatchObject({ lost: false, generation: 1 });
+  });
+
   it('starts no generation for an answer while nothing was lost', () => {
     expect(connectionReducer(initialConnection, { type: 'back' })).toBe(initialConnection);
   });

@@ -14,7 +14,7 @@ export interface Connection {
   retries: number;
 }
 
-export type ConnectionAction = { type: 'lost' } | { type: 'probe-failed' } | { type: 'back' } | { type: 'retry' };
+export type ConnectionAction = { type: 'lost' } | { type: 'probe-failed' } | { type: 'back' } | { type: 'retry' } | { type: 'restarted' };
 
 export const initialConnection: Connection = { lost: false, attempts: 0, generation: 0, retries: 0 };
 
@@ -28,6 +28,9 @@ export function connectionReducer(connection: Connection, action: ConnectionActi
       return connection.lost ? { ...connection, lost: false, attempts: 0, generation: connection.generation + 1 } : connection;
     case 'retry':
       return { ...connection, retries: connection.retries + 1 };
+    case 'restarted':
+      // The backend went and came back between two looks (its stream closed, it answers): reload all the same.
+      return { ...connection, lost: false, attempts: 0, generation: connection.generation + 1 };
   }
 }
 
