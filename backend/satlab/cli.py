@@ -209,7 +209,8 @@ def _study(args: argparse.Namespace) -> int:
             f"satlab study report {study.id}")
     with Store(args.db) as store:
         report = studies.make_report(study, store, args.campaign or None)
-    print(json.dumps(report, indent=1) if args.json else studies.format_report(report))
+    print(json.dumps(report, indent=1) if args.json else
+          studies.format_markdown(report) if args.markdown else studies.format_report(report))
     return 0
 
 
@@ -345,7 +346,9 @@ def main(argv: list[str] | None = None) -> int:
     study_report.add_argument("id")
     study_report.add_argument("--campaign", action="append",
                               help="only this study run (repeatable; default: every full run, else the quick ones)")
-    study_report.add_argument("--json", action="store_true", help="the report as JSON")
+    report_format = study_report.add_mutually_exclusive_group()
+    report_format.add_argument("--json", action="store_true", help="the report as JSON")
+    report_format.add_argument("--markdown", action="store_true", help="the tables as Markdown")
     study.set_defaults(handler=_study)
 
     channel = commands.add_parser("channel", help="a channel model's statistics, computed by libswf")

@@ -152,12 +152,15 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
                      "band_reason": " ".join(band.reason.split()) if figure.statistic == "median" else None,
                      "in_band": band.holds(ratio) if ratio is not None and figure.statistic == "median" else None})
     checks = [_evaluate(check, study, medians) for check in study.spec.checks]
-    version = provenance()
+    # What ran the runs (the first run's provenance), else what makes the report.
+    version = next((run["provenance"] for campaign in campaigns
+                    for item in store.campaign_items(campaign["campaign_id"], "done")
+                    if (run := store.get_run(item["run_id"])) is not None), None) or provenance()
     return {
         "study": study.id, "title": study.spec.title, "citation": " ".join(study.spec.citation.split()),
         "axes": {name: list(axis.levels) for name, axis in study.spec.axes.items()},
         "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "satlab": version["satlab"], "git": version["git"], "host": version,
+        "satlab": version.get("satlab"), "git": version.get("git"), "host": version,
         "campaigns": [{key: campaign[key] for key in ("campaign_id", "name", "status", "study_quick", "spec",
                                                       "created_at", "finished_at", "progress")}
                       for campaign in campaigns],
@@ -169,6 +172,27 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
                     "checks_held": sum(check["holds"] is True for check in checks),
                     "checks_failed": sum(check["holds"] is False for check in checks),
                     "checks_unknown": sum(check["holds"] is None for check in checks)}}
+
+
+def format_markdown(report: Mapping[str, Any]) -> str:
+    """The medians and the checks as Markdown tables (for a study's README)."""
+    axes = list(report["axes"])
+    lines = [f"| {' | '.join(axes)} | published | satlab median [IQR] | n | ratio | band | in band |",
+             f"|{'---|' * (len(axes) + 6)}"]
+    for row in report["rows"]:
+        if row["statistic"] != "median":
+            continue
+        ours = "-" if row["satlab"] is None else f"{_number(row['satlab'])} [{_number(row['q1'])}–{_number(row['q3'])}]"
+        failed = f" ({row['failed']} failed)" if row["failed"] else ""
+        lines.append(f"| {' | '.join(row['configuration'][axis] for axis in axes)} | {_number(row['published'])} | "
+                     f"{ours} | {row['n']}{failed} | {_number(row['ratio'])} | {row['band']} | "
+                     f"{ {True: 'yes', False: '**no**', None: '-'}[row['in_band']] } |")
+    lines += ["", "| check | statement | ratios | holds |", "|---|---|---|---|"]
+    for check in report["checks"]:
+        ratios = ", ".join(_number(c["ratio"]) for c in check["comparisons"])
+        lines.append(f"| {check['id']} | {check['statement']} | {ratios} | "
+                     f"{ {True: 'yes', False: '**no**', None: '-'}[check['holds']] } |")
+    return "\n".join(lines)
 
 
 def _number(value: float | None, digits: int = 2) -> str:
