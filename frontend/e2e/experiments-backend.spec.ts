@@ -93,6 +93,8 @@ test('cancels a running run', async ({ page }) => {
   await form.getByRole('button', { name: 'S(5,100)' }).click();
   await expect(form.getByText('satlab run labs/geo-ideal.yaml --set tunnel.k=5 --set tunnel.z=100')).toBeVisible();
   await form.getByRole('button', { name: 'Run' }).click();
+  // The keyboard focus stays on the button, not dropped to the page while the request is under way.
+  await expect(form.getByRole('button', { name: 'Run' })).toBeFocused();
   const state = definition(page, 'State');
   await expect(state).toHaveText('Running');
   // With a tunnel the FEC counters are charted too.

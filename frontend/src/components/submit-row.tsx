@@ -15,7 +15,14 @@ export function SubmitRow({ label, busyLabel, busy, blockers }: SubmitRowProps) 
   const id = useId();
   return (
     <div className="submit-row">
-      <button type="submit" className="primary" disabled={busy || blockers.length > 0} aria-describedby={blockers.length > 0 ? id : undefined}>
+      {/* While busy the button is aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. */}
+      <button
+        type="submit"
+        className="primary"
+        disabled={blockers.length > 0}
+        aria-disabled={busy || undefined}
+        aria-describedby={blockers.length > 0 ? id : undefined}
+      >
         {busy ? busyLabel : label}
       </button>
       {blockers.length > 0 && (
