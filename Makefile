@@ -172,7 +172,7 @@ fuzz: deps venv
 			$(BUILD)/fuzz/corpus-$(t) codec/fuzz/$(t)/corpus;)
 	cd backend && .venv/bin/python -m tests.fuzz.fuzz_scenario --seconds $(FUZZ_SECONDS)
 
-# 200 short runs through the API of a real satlab serve (needs root, about 12
+# 200 short runs through the API of a real satlab serve (needs root, 3-10
 # minutes): one JSON line; fails if a bad body got a 5xx, a run did not end,
 # the backend's RSS grew over 10 % or anything was left. test-backend runs 20.
 soak: build-native venv
