@@ -8,6 +8,7 @@ set -euo pipefail
 COMPOSE_VERSION=v2.28.1
 PLUGIN=/usr/local/lib/docker/cli-plugins/docker-compose
 DOCKERD_LOG=/var/log/satlab-dockerd.log
+DOCKERD_PID=/run/satlab-stack-dockerd.pid
 
 missing=""
 for package in docker.io debootstrap; do
@@ -30,11 +31,13 @@ if ! "$PLUGIN" version 2>/dev/null | grep -q "$COMPOSE_VERSION"; then
 	install -D -m 0755 "$bin/cmd" "$PLUGIN"
 fi
 
-# No systemd here: dockerd is started by hand when no engine answers, and keeps
-# running for later runs (its images are the build cache).
+# No systemd here: dockerd is started by hand when no engine answers; its PID
+# goes to $DOCKERD_PID so that run.sh stops what it started (its images, the
+# build cache, stay in /var/lib/docker).
 if ! docker info >/dev/null 2>&1; then
 	echo "engine: starting dockerd (log: $DOCKERD_LOG)"
 	setsid dockerd >"$DOCKERD_LOG" 2>&1 </dev/null &
+	echo $! >"$DOCKERD_PID"
 	for _ in $(seq 1 100); do
 		docker info >/dev/null 2>&1 && break
 		sleep 0.3

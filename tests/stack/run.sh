@@ -30,8 +30,18 @@ prepared=$(now)
 
 host_links() { ip -o link show | awk -F': ' '{print $2}' | sed 's/@.*//' | sort; }
 links_before=$(host_links)
+# The engine, if engine.sh started it for this test (its images stay).
+stop_engine() {
+	[ -f /run/satlab-stack-dockerd.pid ] || return 0
+	local pid
+	pid=$(cat /run/satlab-stack-dockerd.pid)
+	kill "$pid" 2>/dev/null || true
+	timeout 60 tail --pid="$pid" -f /dev/null || echo "test-stack: dockerd ($pid) did not stop" >&2
+	rm -f /run/satlab-stack-dockerd.pid
+}
 cleanup() {
 	docker compose down --volumes --timeout 60 >/dev/null 2>&1 || true
+	stop_engine
 }
 trap cleanup EXIT
 
@@ -60,8 +70,8 @@ run_id=$(cat frontend/test-output/stack/run-id)
 driven=$(now)
 
 docker compose down --volumes --timeout 60
-trap - EXIT
 down=$(now)
+trap stop_engine EXIT
 
 # Nothing of the container on the host: no process in its cgroup, none of its
 # run's namespaces, locks or Hystart claim; no device left in the root namespace.
