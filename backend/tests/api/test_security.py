@@ -6,16 +6,21 @@ is what quotas count, and the app's shutdown cancels them."""
 
 import dataclasses
 import importlib
+import os
 import pkgutil
 import re
+import subprocess
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import httpx2
 import pytest
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 import satlab.api.routes
 from satlab.api.auth import INSTRUCTOR_ONLY, SIGN_IN_FIRST
@@ -25,6 +30,8 @@ from satlab.api.routes import campaigns, host, runs
 from satlab.cli import main as satlab_main
 from satlab.settings import Limits, Settings
 from satlab.store import Store
+from satlab.wait import wait_until
+from tests.test_serve import SATLAB, free_port
 
 TOKEN = "a-token-for-tests-only"
 SMALL_RUN = {"lab": "geo-ideal", "set": ["flows.0.size_bytes=100000"]}
@@ -340,3 +347,33 @@ def test_every_stream_needs_a_slot():
                if isinstance(route, APIWebSocketRoute)]
     assert len(streams) == 3
     assert all(StreamSlot in route.dependencies for route in streams)
+
+
+def test_a_real_server_refuses_foreign_pages_and_anonymous_streams(tmp_path):
+    """The same guards through uvicorn and its WebSocket implementation, as browsers meet them."""
+    port = free_port()
+    server = subprocess.Popen([SATLAB, "--db", str(tmp_path / "satlab.db"), "serve", "--port", str(port)],
+                              env={**os.environ, "SATLAB_INSTRUCTOR_TOKEN": TOKEN},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    base = f"127.0.0.1:{port}"
+    try:
+        wait_until(lambda: answers(f"http://{base}/api/auth/me") or server.poll() is not None, 30,
+                   "satlab serve to answer")
+        response = httpx2.post(f"http://{base}/api/runs/x/cancel", headers={"origin": FOREIGN}, content=b"a=1")
+        assert (response.status_code, response.json()["detail"]) == (
+            403, f"Cross-site request refused: {FOREIGN} is not this site ({base}).")
+        for origin, status, sentence in ((FOREIGN, 403, "Cross-site stream refused"), (None, 401, "Sign in first")):
+            with pytest.raises(InvalidStatus) as refused:
+                connect(f"ws://{base}/api/events", origin=origin).close()
+            assert refused.value.response.status_code == status
+            assert sentence in refused.value.response.body.decode()
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def answers(url: str) -> bool:
+    try:
+        return httpx2.get(url).status_code == 200
+    except httpx2.TransportError:
+        return False
