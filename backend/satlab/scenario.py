@@ -6,6 +6,7 @@ the dotted field path and what is allowed (see `ScenarioError`).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import reprlib
@@ -385,8 +386,22 @@ class ScenarioError(ValueError):
         super().__init__("; ".join(problems))
 
 
-_SHORT = reprlib.Repr(maxlevel=1, maxtuple=4, maxlist=4, maxarray=4, maxdict=4, maxset=4, maxfrozenset=4,
-                      maxdeque=4, maxstring=60, maxlong=40, maxother=60)
+class _ShortRepr(reprlib.Repr):
+    """Bounded repr; a mapping reads as the YAML flow mapping a person wrote
+    ({k: 10, z: 5}), not as a Python dict."""
+
+    def repr_dict(self, x: dict[Any, Any], level: int) -> str:
+        if not x:
+            return "{}"
+        if level <= 0:
+            return "{…}"
+        items = [f"{key if isinstance(key, str) else self.repr1(key, level - 1)}: {self.repr1(value, level - 1)}"
+                 for key, value in itertools.islice(x.items(), self.maxdict)]
+        return "{" + ", ".join(items) + (", …" if len(x) > self.maxdict else "") + "}"
+
+
+_SHORT = _ShortRepr(maxlevel=1, maxtuple=4, maxlist=4, maxarray=4, maxdict=4, maxset=4, maxfrozenset=4,
+                    maxdeque=4, maxstring=60, maxlong=40, maxother=60)
 
 
 def short_field(name: str) -> str:

@@ -41,6 +41,9 @@ BAD_INPUTS = [
     ("flows.0.colour=red", "flows.0.colour: is not a known field"),
     ("flows.0.transport=sctp", "flows.0.transport: Input should be 'tcp', 'quic-picoquic' or 'quic-ngtcp2'"),
     ("flows.0.duration_s=10", "flows.0: give exactly one of size_bytes or duration_s"),
+    # A mapping reads as the person wrote it, not as a Python dict.
+    ("tunnel={k: 10, z: 5}", "tunnel: k must be <= z (a repair covers the last z sources), got k=10 z=5 "
+                             "(got {k: 10, z: 5})"),
     ("tunnel.k=50", "tunnel.z: Field required"),
     ("path.forward.buffer.bytes=100000", "path.forward.buffer: give exactly one of bytes, packets or bdp"),
     ("path.forward.channel.model=rain", "path.forward.channel: model must be one of"),
