@@ -1,5 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { BackendMissingError } from '../../experiments/api/client';
+import { BackendMissingError, BackendUnreachableError } from '../../../lib/api/request';
 import {
   type ClassInfo,
   getClass,
@@ -31,7 +31,7 @@ export function ClassPage() {
     getMe().then(
       (me) => setSession({ status: 'known', me }),
       (error: unknown) =>
-        setSession(error instanceof BackendMissingError ? { status: 'missing' } : { status: 'failed', message: message(error) }),
+        setSession(error instanceof BackendMissingError || error instanceof BackendUnreachableError ? { status: 'missing' } : { status: 'failed', message: message(error) }),
     );
   }, []);
   useEffect(refresh, [refresh]);

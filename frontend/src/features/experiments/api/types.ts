@@ -223,11 +223,7 @@ export type StreamEvent =
   | ({ type: 'summary' } & RunResult);
 
 /** One entry of a 422 answer's detail (FastAPI's shape). */
-export interface ProblemDetail {
-  loc: (string | number)[];
-  msg: string;
-  type?: string;
-}
+export type { ProblemDetail } from '../../../lib/api/request';
 
 export type CampaignStatus = 'running' | 'done' | 'cancelled';
 

@@ -1,36 +1,9 @@
-import { apiUrl } from '../../experiments/api/api-url';
-import { ApiError } from '../../experiments/api/client';
+import { postJson, request } from '../../../lib/api/request';
+import { apiUrl } from '../../../lib/api/url';
 import type { StudyDetail, StudyList, StudyReport, StudyRun, StudyRunRequest } from './types';
 
 /** Where the static build keeps the studies (scripts/studies-asset.ts): beside index.html. */
 export const STATIC_STUDIES = 'studies.json';
-
-/** No satlab API answers here (a static copy of the site); the message says what was tried. */
-export class NoBackendError extends Error {
-  constructor(detail: string) {
-    super(detail);
-    this.name = 'NoBackendError';
-  }
-}
-
-/**
- * getJson fetches a JSON document. Without JSON in the answer (a static server's 404 or its
- * index.html where the API would be), or without an answer, there is no backend here.
- */
-async function getJson<Body>(url: string, init?: RequestInit): Promise<Body> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, headers: { accept: 'application/json', ...init?.headers } });
-  } catch (error) {
-    throw new NoBackendError(`${url} could not be reached: ${String(error)}`);
-  }
-  if (!response.headers.get('content-type')?.includes('application/json')) {
-    throw new NoBackendError(`${url} answered ${response.status} without JSON`);
-  }
-  const body = (await response.json()) as { detail?: unknown };
-  if (!response.ok) throw new ApiError(response.status, body.detail);
-  return body as Body;
-}
 
 const study = (id: string) => `studies/${encodeURIComponent(id)}`;
 
@@ -38,22 +11,17 @@ const study = (id: string) => `studies/${encodeURIComponent(id)}`;
 const campaignQuery = (campaignIds: string[]) =>
   campaignIds.length > 0 ? `?${campaignIds.map((id) => `campaign=${encodeURIComponent(id)}`).join('&')}` : '';
 
-export const listStudies = () => getJson<StudyList>(apiUrl('studies'));
-export const getStudy = (id: string) => getJson<StudyDetail>(apiUrl(study(id)));
-export const listStudyRuns = (id: string) => getJson<{ data: StudyRun[]; count: number }>(apiUrl(`${study(id)}/runs`));
+export const listStudies = () => request<StudyList>('studies');
+export const getStudy = (id: string) => request<StudyDetail>(study(id));
+export const listStudyRuns = (id: string) => request<{ data: StudyRun[]; count: number }>(`${study(id)}/runs`);
 export const getStudyReport = (id: string, campaignIds: string[]) =>
-  getJson<StudyReport>(apiUrl(`${study(id)}/report${campaignQuery(campaignIds)}`));
+  request<StudyReport>(`${study(id)}/report${campaignQuery(campaignIds)}`);
 
 /** studyReportCsvUrl is where the API exports a report as CSV, one row per published figure. */
 export const studyReportCsvUrl = (id: string, campaignIds: string[]) => apiUrl(`${study(id)}/report.csv${campaignQuery(campaignIds)}`);
 
 /** startStudyRun starts a study run (a campaign); a 422 ApiError names each unknown axis or level. */
-export const startStudyRun = (id: string, run: StudyRunRequest) =>
-  getJson<StudyRun>(apiUrl(`${study(id)}/runs`), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(run),
-  });
+export const startStudyRun = (id: string, run: StudyRunRequest) => request<StudyRun>(`${study(id)}/runs`, postJson(run));
 
 /**
  * getStaticStudies reads the studies as the static build ships them: the recipes with their

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../experiments/api/client';
+import { ApiError } from '../../../lib/api/request';
 import { startStudyRun } from '../api/client';
 import type { Selection, Study, StudyRun } from '../api/types';
 import { quickSelection, runCount } from '../logic/report';

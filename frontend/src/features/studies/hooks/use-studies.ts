@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { NoBackendError, getStaticStudies, getStudy, listStudies } from '../api/client';
+import { BackendMissingError, BackendUnreachableError } from '../../../lib/api/request';
+import { getStaticStudies, getStudy, listStudies } from '../api/client';
 import type { Study, StudyDetail, StudyReport } from '../api/types';
 
 export type StudiesState =
@@ -12,9 +13,10 @@ export type StudiesState =
 
 /**
  * The API's failures that mean no backend here, rather than a backend that is wrong. A boolean,
- * not a type guard: NoBackendError has Error's shape, so a guard would leave `never` for the rest.
+ * not a type guard: the errors have Error's shape, so a guard would leave `never` for the rest.
  */
-const noBackend = (error: Error): boolean => error instanceof NoBackendError;
+const noBackend = (error: Error): boolean =>
+  error instanceof BackendMissingError || error instanceof BackendUnreachableError;
 
 /**
  * useStudies asks the backend for its studies; where it does not answer (a static copy of the
