@@ -17,7 +17,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from satlab.api import errors
 from satlab.api.auth import Auth
-from satlab.api.deps import require_instructor, require_user
+from satlab.api.deps import require_user
 from satlab.api.routes import admin, auth, campaigns, channels, host, labs, runs, studies
 from satlab.api.security import Audit, SameOrigin, StreamCounter
 from satlab.api.site import FrontendFiles, add_docs, document_inputs
@@ -74,7 +74,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin.router, prefix="/api")
     for router in (labs.router, runs.router, campaigns.router, host.router, channels.router):
         app.include_router(router, prefix="/api", dependencies=[Depends(require_user)])
-    app.include_router(studies.router, prefix="/api", dependencies=[Depends(require_instructor)])
+    # Students read the studies and their reports; a study run is the instructor's (a route's own dependency).
+    app.include_router(studies.router, prefix="/api", dependencies=[Depends(require_user)])
     if (settings.frontend_dir / "index.html").exists():
         app.mount("/", FrontendFiles(directory=settings.frontend_dir, html=True), name="frontend")
     else:

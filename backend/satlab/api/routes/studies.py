@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from satlab.api.deps import ManagerDep, SettingsDep, StoreDep
+from satlab.api.deps import InstructorDep, ManagerDep, SettingsDep, StoreDep
 from satlab.api.models import CampaignDetail, Message
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
@@ -69,8 +69,9 @@ def get_study(study_id: str, settings: SettingsDep) -> dict[str, Any]:
 @router.post("/{study_id}/runs", status_code=status.HTTP_201_CREATED, response_model=CampaignDetail,
              responses={404: {"model": Message}, 422: {"description": "An unknown axis or level; each problem "
                                                                       "names its field."}})
-def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, settings: SettingsDep) -> dict[str, Any]:
-    """A study run is a campaign (GET /api/campaigns/{id} follows it)."""
+def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, settings: SettingsDep,
+                    _: InstructorDep) -> dict[str, Any]:
+    """A study run is a campaign (GET /api/campaigns/{id} follows it); the instructor's to start."""
     study = _study_or_404(settings, study_id)
     spec, items = study.campaign(body.only, body.iterations, body.parallel, body.quick)
     campaign_id = manager.start_campaign(spec, items, study.id, body.quick)
