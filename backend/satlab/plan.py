@@ -184,6 +184,8 @@ def _link_args(ab: Direction, ba: Direction, seeds: dict[str, int], ab_name: str
     for side, direction, name in (("ab", ab, ab_name), ("ba", ba, ba_name)):
         args += [f"--{side}-rate-mbps", f"{direction.rate_mbps:g}",
                  f"--{side}-delay-ms", f"{direction.delay_ms:g}"]
+        if direction.frame_ms is not None:
+            args += [f"--{side}-frame-ms", f"{direction.frame_ms:g}"]
         if direction.buffer.packets is not None:
             args += [f"--{side}-buffer-packets", str(direction.buffer.packets)]
         else:

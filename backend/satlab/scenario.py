@@ -207,6 +207,10 @@ class Direction(Strict):
     """One direction of the satellite link."""
     rate_mbps: float = Field(gt=0, le=10_000)
     delay_ms: float = Field(ge=0, le=10_000)
+    # The link sends frames on this period (a DVB-S2 forward link's BBFrames, a
+    # DVB-RCS2 return link's superframes); the channel loses whole frames. None:
+    # packet by packet. satlink only (codec/README.md, satlink).
+    frame_ms: float | None = Field(default=None, ge=0.001, le=10_000)
     buffer: Buffer = Buffer(bdp=1.0)
     channel: Channel = Perfect()
 
@@ -238,6 +242,11 @@ class SatellitePath(Strict):
                         loc=(name, "channel"), input=direction.channel.model)
                     for name, direction in (("forward", self.forward), ("return", self.return_))
                     if direction.channel.model not in NETEM_CHANNELS]
+        problems += [InitErrorDetails(type=PydanticCustomError(
+                         "netem_frames", "netem cannot send frames; use link_backend satlink"),
+                         loc=(name, "frame_ms"), input=direction.frame_ms)
+                     for name, direction in (("forward", self.forward), ("return", self.return_))
+                     if direction.frame_ms is not None]
         if problems:
             # A ValidationError keeps each problem's own field (path.forward.channel): a
             # ValueError would name only `path`.

@@ -113,3 +113,9 @@ def test_make_plan_sizes_cross_traffic_datagrams_to_the_access_mtu():
     assert make_plan(optical("cross_traffic=[{rate_mbps: 1}]"), "a1b2c3").cross_traffic[0].length_bytes == 1472
     tunnelled = make_plan(optical("cross_traffic=[{rate_mbps: 1}]", "tunnel.k=5", "tunnel.z=100"), "a1b2c3")
     assert tunnelled.cross_traffic[0].length_bytes == 1441 - 28
+
+
+def test_make_plan_gives_satlink_the_frame_period_of_a_direction():
+    plan = make_plan(optical("path.forward.frame_ms=10"), "a1b2c3")
+    assert plan.satellite.args[plan.satellite.args.index("--ba-frame-ms") + 1] == "10"
+    assert "--ab-frame-ms" not in plan.satellite.args  # the return link sends packet by packet

@@ -41,6 +41,9 @@ BAD_INPUTS = [
     ("flows.0.colour=red", "flows.0.colour: is not a known field"),
     ("flows.0.transport=sctp", "flows.0.transport: Input should be 'tcp', 'quic-picoquic' or 'quic-ngtcp2'"),
     ("flows.0.duration_s=10", "flows.0: give exactly one of size_bytes or duration_s"),
+    ("path.forward.frame_ms=0", "path.forward.frame_ms: Input should be greater than or equal to 0.001"),
+    ("path={forward: {rate_mbps: 12, delay_ms: 250, frame_ms: 10}, return: {rate_mbps: 3, delay_ms: 250}, "
+     "link_backend: netem}", "path.forward.frame_ms: netem cannot send frames; use link_backend satlink"),
     # A mapping reads as the person wrote it, not as a Python dict.
     ("tunnel={k: 10, z: 5}", "tunnel: k must be <= z (a repair covers the last z sources), got k=10 z=5 "
                              "(got {k: 10, z: 5})"),

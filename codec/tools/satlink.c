@@ -5,7 +5,13 @@
  * one are written into the other after the link of their direction ("ab"
  * from A to B, "ba" back) has applied, in order:
  *
- *   drop-tail buffer -> serialisation at the rate -> channel loss -> delay
+ *   drop-tail buffer -> serialisation at the rate -> [frame] -> channel loss -> delay
+ *
+ * With a frame period (--frame-ms), the link sends frames, as a DVB-S2
+ * forward link sends BBFrames on a fixed schedule: a packet whose
+ * serialisation ends in (t_n - frame, t_n] leaves in the frame that starts
+ * at t_n = n x frame from satlink's start, and the channel decides once per
+ * frame, at its start: a lost frame loses every packet in it.
  *
  * The link is computed, not slept: on arrival, the reader thread of a
  * direction decides whether the buffer takes the packet, when its
@@ -55,6 +61,7 @@ enum buffer_unit { BUFFER_UNLIMITED, BUFFER_BYTES, BUFFER_PACKETS, BUFFER_BDP };
 typedef struct link_config {
 	double rate_mbps; /* 0: unlimited */
 	double delay_ms;
+	double frame_ms; /* 0: packet by packet */
 	enum buffer_unit buffer_unit;
 	double buffer;              /* in buffer_unit */
 	const char *buffer_option; /* the option that set it: one per direction */
@@ -74,6 +81,7 @@ typedef struct direction {
 	swf_channel *channel;
 	double ns_per_byte; /* 0: unlimited rate */
 	uint64_t delay_ns;
+	uint64_t frame_ns; /* 0: no frames */
 	uint64_t buffer_bytes, buffer_packets; /* UINT64_MAX: no limit */
 
 	/* The ring: the reader fills slots[tail], the writer empties
@@ -85,6 +93,9 @@ typedef struct direction {
 	/* Reader-only state: the link's clock and the serialisation end times of
 	 * the packets still queued (lost ones included). */
 	uint64_t reader_link_free_ns;
+	/* The frame of the last packet and the channel's decision for it. */
+	uint64_t frame_index;
+	bool frame_lost;
 	uint64_t *queued_ends;
 	uint64_t queued_head, queued_tail;
 	_Atomic uint64_t packets_in, bytes_in, drops_buffer, drops_channel, drops_overflow;
@@ -127,6 +138,9 @@ static const char usage[] =
 	"  --buffer-packets N   ... or in packets not yet serialised\n"
 	"  --buffer-bdp X       ... or in multiples of rate x (ab delay + ba delay)\n"
 	"                       (default: unlimited)\n"
+	"  --frame-ms F         send frames every F ms (DVB-S2 BBFrames): a packet leaves in\n"
+	"                       the first frame after its serialisation, and the channel\n"
+	"                       decides per frame, at its start (default: packet by packet)\n"
 	"  --channel SPEC       loss model, decided when serialisation starts (default perfect):\n"
 	"      perfect\n"
 	"      bernoulli:loss=P\n"
@@ -155,18 +169,37 @@ static bool ring_full(const direction *d, uint64_t tail)
 	return tail - atomic_load_explicit(&d->head, memory_order_acquire) == d->ring_packets;
 }
 
+/* depart applies the frames, the channel and the delay to a packet serialised
+ * from tx_start to tx_end, and returns its due time, or 0 if it is lost. */
+static uint64_t depart(direction *d, uint64_t tx_start, uint64_t tx_end)
+{
+	bool lost;
+	if (d->frame_ns == 0) {
+		lost = swf_channel_lost(d->channel, (tx_start - start_ns) / 1000);
+	} else {
+		/* Frame n starts at n x frame_ns; a packet whose serialisation
+		 * ends at t leaves with frame ceil(t / frame_ns). */
+		uint64_t frame = (tx_end - start_ns + d->frame_ns - 1) / d->frame_ns;
+		if (frame != d->frame_index) {
+			d->frame_index = frame;
+			d->frame_lost = swf_channel_lost(d->channel, frame * d->frame_ns / 1000);
+		}
+		lost = d->frame_lost;
+		tx_end = start_ns + frame * d->frame_ns;
+	}
+	if (lost) {
+		atomic_fetch_add_explicit(&d->drops_channel, 1, memory_order_relaxed);
+		return 0;
+	}
+	return tx_end + d->delay_ns;
+}
+
 /* admit applies the buffer, the serialisation and the channel to a packet of
  * len bytes arriving at now, and returns its due time, or 0 if it is lost. */
 static uint64_t admit(direction *d, uint32_t len, uint64_t now)
 {
-	if (d->ns_per_byte == 0) {
-		uint64_t t_us = (now - start_ns) / 1000;
-		if (swf_channel_lost(d->channel, t_us)) {
-			atomic_fetch_add_explicit(&d->drops_channel, 1, memory_order_relaxed);
-			return 0;
-		}
-		return now + d->delay_ns;
-	}
+	if (d->ns_per_byte == 0)
+		return depart(d, now, now);
 	while (d->queued_head != d->queued_tail &&
 	       d->queued_ends[d->queued_head & (d->ring_packets - 1)] <= now)
 		d->queued_head++;
@@ -186,11 +219,7 @@ static uint64_t admit(direction *d, uint32_t len, uint64_t now)
 	d->reader_link_free_ns = tx_end;
 	atomic_store_explicit(&d->link_free_ns, tx_end, memory_order_relaxed);
 	d->queued_ends[d->queued_tail++ & (d->ring_packets - 1)] = tx_end;
-	if (swf_channel_lost(d->channel, (tx_start - start_ns) / 1000)) {
-		atomic_fetch_add_explicit(&d->drops_channel, 1, memory_order_relaxed);
-		return 0;
-	}
-	return tx_end + d->delay_ns;
+	return depart(d, tx_start, tx_end);
 }
 
 static void wake_writer(direction *d)
@@ -310,6 +339,8 @@ static void direction_init(direction *d, const char *name, const link_config *co
 	d->mtu = mtu;
 	d->ns_per_byte = config->rate_mbps > 0 ? 8e3 / config->rate_mbps : 0;
 	d->delay_ns = (uint64_t)llround(config->delay_ms * 1e6);
+	d->frame_ns = (uint64_t)llround(config->frame_ms * 1e6);
+	d->frame_index = UINT64_MAX; /* no frame decided yet */
 	d->buffer_bytes = UINT64_MAX;
 	d->buffer_packets = UINT64_MAX;
 	double rtt_s = (config->delay_ms + reverse->delay_ms) / 1e3;
@@ -374,7 +405,8 @@ static bool start_thread(pthread_t *thread, void *(*main_fn)(void *), direction 
 
 static void print_link(const link_config *c, const direction *d)
 {
-	printf("{\"rate_mbps\":%g,\"delay_ms\":%g,\"buffer_bytes\":", c->rate_mbps, c->delay_ms);
+	printf("{\"rate_mbps\":%g,\"delay_ms\":%g,\"frame_ms\":%g,\"buffer_bytes\":", c->rate_mbps,
+	       c->delay_ms, c->frame_ms);
 	if (d->buffer_bytes == UINT64_MAX)
 		printf("null");
 	else
@@ -463,6 +495,8 @@ static void set_link_option(link_config *c, const char *direction_name, const ch
 		c->rate_mbps = parse_double(option, value, 0, false, 1e6);
 	} else if (strcmp(base, "delay-ms") == 0) {
 		c->delay_ms = parse_double(option, value, 0, true, 1e5);
+	} else if (strcmp(base, "frame-ms") == 0) {
+		c->frame_ms = parse_double(option, value, 0.001, true, 1e4);
 	} else if (strcmp(base, "buffer-bytes") == 0) {
 		set_buffer(c, direction_name, option, BUFFER_BYTES,
 			   (double)parse_uint(option, value, 1, UINT32_MAX));

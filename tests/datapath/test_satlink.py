@@ -187,3 +187,27 @@ def test_sigkill_leaves_nothing_behind():
         with netlab.running(args) as second:
             assert netlab.icmp_rtts(a, B_ADDR, count=3, interval=0.01)
             second.stop()
+
+
+def test_frames_bunch_departures_and_lose_whole_frames():
+    """--frame-ms 10: packets leave in frames every 10 ms, as BBFrames on a
+    DVB-S2 forward link, and the channel decides per frame. A 2 ms outage
+    every 100 ms meets one frame start per period and takes that whole frame
+    (10 ms of traffic, 20 datagrams at 2000 per second), not the 4 datagrams
+    it would take packet by packet."""
+    count, pps = 2000, 2000
+    with satlink_path("--rate-mbps", "12", "--delay-ms", "20", "--frame-ms", "10",
+                      "--channel", "outage:period_ms=100,duration_ms=2") as (a, b, link):
+        _, sink = netlab.udp_through(link, a, b, count=count, rate_pps=pps)
+        summary = link.stop()
+    received = {seq for seq, _, _ in sink.arrivals}
+    runs = loss_runs(received, count)
+    assert summary["ab"]["drops_channel"] == count - len(received)
+    assert 8 <= len(runs) <= 12, runs  # one frame per 100 ms over about 1 s
+    assert all(15 <= length <= 25 for _, length in runs), runs
+    arrivals = sorted(t for _, t, _ in sink.arrivals)
+    gaps_ms = [(later - earlier) / 1e6 for earlier, later in itertools.pairwise(arrivals)]
+    between_frames = [gap for gap in gaps_ms if gap > 2]
+    # Within a frame packets arrive together; frames arrive 10 ms apart (20 ms after a lost one).
+    assert sum(gap <= 2 for gap in gaps_ms) > 0.8 * len(gaps_ms)
+    assert netlab.median(between_frames) == pytest.approx(10, abs=1.5)
