@@ -1,4 +1,5 @@
 import { postJson, request } from '../../../lib/api/request';
+import type { QueuePlace } from '../logic/queue-place';
 import { streamUrl } from '../../../lib/api/url';
 import type { OpenApiDocument } from './limits';
 import type {
@@ -27,6 +28,9 @@ export const listRuns = (limit: number, offset: number) => request<RunList>(`run
 
 /** createRun queues a run of a lab with dotted.path=value overrides; a 422 ApiError names each bad field. */
 export const createRun = (lab: string, overrides: string[]) => request<Run>('runs', postJson({ lab, set: overrides }));
+
+/** getQueuePlace gives a queued run's place in line and about when it starts. */
+export const getQueuePlace = (runId: string) => request<QueuePlace>(`runs/${encodeURIComponent(runId)}/queue`);
 
 export const cancelRun = (runId: string) => request<{ message: string }>(`runs/${encodeURIComponent(runId)}/cancel`, postJson());
 

@@ -2,9 +2,11 @@ import { useId, useMemo, useState } from 'react';
 import type { Run } from '../api/types';
 import { Measure } from '../../../components/measure';
 import { SelectField } from '../../../components/select-field';
+import { useQueuePlace } from '../hooks/use-queue-place';
 import { useRunView } from '../hooks/use-run-view';
 import { describeScenario, formatDuration } from '../logic/format';
 import { glossary } from '../logic/glossary';
+import { queueLabel } from '../logic/queue-place';
 import { isFinished, phaseLabel } from '../logic/run-view';
 import { flowLabels, iterationsOf, lastTime, runCharts } from '../logic/series';
 import { RunCharts } from './run-charts';
@@ -37,6 +39,7 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
   const failure = phase === 'failed' ? (result?.error ?? run?.error ?? view.errors.at(-1)) : undefined;
   const otherErrors = view.errors.filter((error) => error !== failure);
   const wallTime = run?.started_at && run.finished_at ? run.finished_at - run.started_at : null;
+  const inLine = queueLabel(useQueuePlace(runId, phase === 'queued'));
 
   return (
     <section className="panel run-panel" aria-labelledby={headingId}>
@@ -67,6 +70,7 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
           </p>
           <dl className="counters">
             <Measure label="State" value={phaseLabel(phase)} />
+            {inLine && <Measure label="Queue" value={inLine} help={glossary.queuePlace} />}
             <Measure label="Elapsed" value={elapsed === null ? '–' : formatDuration(elapsed)} help={glossary.elapsed} />
             {run && run.scenario.iterations > 1 && (
               <Measure label="Iteration" value={`${view.iteration + 1} of ${run.scenario.iterations}`} />

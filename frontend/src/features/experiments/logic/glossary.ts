@@ -22,6 +22,7 @@ export const glossary = {
   residualLoss: 'Lost sources that were not rebuilt, as a share of all sources sent: what FEC left for the transport to repair.',
   elapsed: 'Time since the iteration’s flows could start, from the latest sample.',
   wallTime: 'From the run’s start to its end, with the building and the tearing down of its network.',
+  queuePlace: 'The backend runs a few runs at once; the others wait in line. The start is estimated from how long recent runs took.',
 } as const;
 
 export type GlossaryTerm = keyof typeof glossary;
