@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useReducer, useState } from 'react';
-import { ApiError, cancelCampaign, getCampaign, listCampaignRuns, openStream, resumeCampaign } from '../api/client';
-import type { CampaignDetail, CampaignStreamEvent, RunListItem } from '../api/types';
-import { campaignLiveReducer, initialCampaignLive } from '../logic/campaign-view';
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, cancelCampaign, getCampaign, listCampaignRuns, resumeCampaign } from '../api/client';
+import type { CampaignDetail, RunListItem } from '../api/types';
 import { useBackendConnection, whenUnreachable } from './use-backend';
 import { useBurstRefresh } from './use-burst-refresh';
+import { useCampaignLive } from './use-campaign-live';
 
 const REFRESH_DELAY_MS = 300;
 
@@ -15,7 +15,6 @@ const REFRESH_DELAY_MS = 300;
  */
 export function useCampaignView(campaignId: string) {
   const { generation, reportLost } = useBackendConnection();
-  const [live, dispatch] = useReducer(campaignLiveReducer, initialCampaignLive);
   const [stored, setStored] = useState<{ detail: CampaignDetail; runs: RunListItem[] } | null>(null);
   // Why the campaign did not load (until it loads again), and why the latest cancel or resume failed.
   const [loadFailure, setLoadFailure] = useState<string | null>(null);
@@ -26,6 +25,7 @@ export function useCampaignView(campaignId: string) {
 
   const refresh = useCallback(() => setVersion((count) => count + 1), []);
   const scheduleRefresh = useBurstRefresh(refresh, REFRESH_DELAY_MS);
+  const live = useCampaignLive(campaignId, scheduleRefresh, `${connection}/${generation}`);
 
   useEffect(() => {
     let current = true;
@@ -46,21 +46,6 @@ export function useCampaignView(campaignId: string) {
     };
   }, [campaignId, version, generation, reportLost]);
 
-  useEffect(
-    () =>
-      openStream<CampaignStreamEvent>(
-        `campaigns/${encodeURIComponent(campaignId)}/stream`,
-        (event) => {
-          dispatch({ type: 'event', event });
-          if (event.type === 'campaign') scheduleRefresh();
-        },
-        (code) => {
-          dispatch({ type: 'closed', code });
-          scheduleRefresh();
-        },
-      ),
-    [campaignId, connection, generation, scheduleRefresh],
-  );
   // What failed while the backend was away is stale once it is back.
   useEffect(() => setActionFailure(null), [generation]);
 

@@ -1,8 +1,6 @@
-import { useCallback, useEffect, useReducer, useState } from 'react';
-import { openStream } from '../../experiments/api/client';
-import type { CampaignStreamEvent } from '../../experiments/api/types';
+import { useCallback, useEffect, useState } from 'react';
 import { useBurstRefresh } from '../../experiments/hooks/use-burst-refresh';
-import { campaignLiveReducer, initialCampaignLive } from '../../experiments/logic/campaign-view';
+import { useCampaignLive } from '../../experiments/hooks/use-campaign-live';
 import { getStudyReport } from '../api/client';
 import type { StudyReport } from '../api/types';
 
@@ -39,27 +37,12 @@ export function useStudyReport(studyId: string, campaignIds: string[], version =
  * is asked for again, until the run is over.
  */
 export function useRunReport(studyId: string, campaignId: string) {
-  const [live, dispatch] = useReducer(campaignLiveReducer, initialCampaignLive);
   const [version, setVersion] = useState(0);
   const refresh = useCallback(() => setVersion((count) => count + 1), []);
   const scheduleRefresh = useBurstRefresh(refresh, REFRESH_DELAY_MS);
+  const live = useCampaignLive(campaignId, scheduleRefresh);
   const { report, failure } = useStudyReport(studyId, [campaignId], version);
 
-  useEffect(
-    () =>
-      openStream<CampaignStreamEvent>(
-        `campaigns/${encodeURIComponent(campaignId)}/stream`,
-        (event) => {
-          dispatch({ type: 'event', event });
-          if (event.type === 'campaign') scheduleRefresh();
-        },
-        (code) => {
-          dispatch({ type: 'closed', code });
-          scheduleRefresh();
-        },
-      ),
-    [campaignId, scheduleRefresh],
-  );
 
   const stored = report?.campaigns.find((campaign) => campaign.campaign_id === campaignId);
   return {
