@@ -4,7 +4,7 @@ import { Measure } from '../../../components/measure';
 import { SelectField } from '../../../components/select-field';
 import { useQueuePlace } from '../hooks/use-queue-place';
 import { useRunView } from '../hooks/use-run-view';
-import { describeScenario, formatDuration } from '../logic/format';
+import { describeForwardChannel, describeScenario, formatDuration } from '../logic/format';
 import { glossary } from '../logic/glossary';
 import { queueLabel } from '../logic/queue-place';
 import { isFinished, phaseLabel } from '../logic/run-view';
@@ -40,6 +40,7 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
   const otherErrors = view.errors.filter((error) => error !== failure);
   const wallTime = run?.started_at && run.finished_at ? run.finished_at - run.started_at : null;
   const inLine = queueLabel(useQueuePlace(runId, phase === 'queued'));
+  const forwardChannel = run ? describeForwardChannel(run.scenario) : null;
 
   return (
     <section className="panel run-panel" aria-labelledby={headingId}>
@@ -55,6 +56,7 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
         )}
       </div>
       {run && <p className="run-config">{describeScenario(run.scenario)}</p>}
+      {forwardChannel && <p className="run-config">{forwardChannel}</p>}
       {run && onClone && canClone(run) && (
         <div className="run-actions">
           <button type="button" onClick={() => onClone(run)}>

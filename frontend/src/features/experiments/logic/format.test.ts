@@ -3,6 +3,7 @@ import type { FlowSummary, Scenario } from '../api/types';
 import {
   describeCampaign,
   describeFlows,
+  describeForwardChannel,
   describeScenario,
   flowFigure,
   formatBytes,
@@ -75,6 +76,23 @@ describe('describing a run', () => {
       '1 × tcp cubic (Hystart off), 30 s upload · no FEC tunnel',
     );
     expect(formatSize(1572864)).toBe('1.5 MiB');
+  });
+
+  it('says what the forward channel loses, with the p and q derived from measured statistics', () => {
+    const withChannel = (channel: object) => ({ ...scenario, path: { forward: { channel } } });
+    expect(
+      describeForwardChannel(
+        withChannel({ model: 'ge-time', loss_time_ratio: 0.0256, mean_burst_ms: 16.7, step_ms: 10, p: 0.01573208, q: 0.5988024 }),
+      ),
+    ).toBe('Forward channel: Gilbert-Elliott in time, 2.56 % of the time lost in bursts of 16.7 ms on average (p 0.0157, q 0.599 per 10 ms step, derived)');
+    expect(describeForwardChannel(withChannel({ model: 'ge-time', p: 0.01, q: 0.167, step_ms: 10 }))).toBe(
+      'Forward channel: Gilbert-Elliott in time, p 0.01, q 0.167 per 10 ms step',
+    );
+    expect(describeForwardChannel(withChannel({ model: 'outage', period_ms: 258, duration_ms: 15.2 }))).toBe(
+      'Forward channel: an outage of 15.2 ms every 258 ms',
+    );
+    expect(describeForwardChannel(withChannel({ model: 'perfect' }))).toBeNull();
+    expect(describeForwardChannel(scenario)).toBeNull();
   });
 
   it('counts finished flows by transport and congestion control, once per run', () => {

@@ -44,6 +44,39 @@ export function describeScenario(scenario: Scenario): string {
   return [...groups, tunnel].join(' · ');
 }
 
+/** A satellite link direction's channel as the API gives it: a ge-time one given by its
+ * measured statistics also carries the p and q the backend derived from them. */
+interface ChannelOfPath {
+  model?: string;
+  [parameter: string]: unknown;
+}
+
+const percent = (fraction: number) => `${Number((fraction * 100).toPrecision(3))} %`;
+const decimals = (value: number) => String(Number(value.toPrecision(3)));
+
+/** describeForwardChannel says what the forward link's channel loses (null: a perfect one). */
+export function describeForwardChannel(scenario: Scenario): string | null {
+  const path = scenario.path as { forward?: { channel?: ChannelOfPath } } | undefined;
+  const channel = path?.forward?.channel;
+  if (!channel?.model || channel.model === 'perfect') return null;
+  const { model } = channel;
+  const number = (name: string) => (typeof channel[name] === 'number' ? (channel[name] as number) : null);
+  const p = number('p');
+  const q = number('q');
+  const stepMs = number('step_ms');
+  if (model === 'ge-time' && p !== null && q !== null && stepMs !== null) {
+    const measured = number('loss_time_ratio');
+    const burstMs = number('mean_burst_ms');
+    const rule = `p ${decimals(p)}, q ${decimals(q)} per ${stepMs} ms step`;
+    return measured !== null && burstMs !== null
+      ? `Forward channel: Gilbert-Elliott in time, ${percent(measured)} of the time lost in bursts of ${burstMs} ms on average (${rule}, derived)`
+      : `Forward channel: Gilbert-Elliott in time, ${rule}`;
+  }
+  if (model === 'outage') return `Forward channel: an outage of ${number('duration_ms')} ms every ${number('period_ms')} ms`;
+  if (model === 'bernoulli') return `Forward channel: ${percent(number('loss') ?? 0)} of packets lost at random`;
+  return `Forward channel: ${model}`;
+}
+
 /** describeFlows sums up a finished run's flows by transport and congestion control (its first iteration). */
 export function describeFlows(flows: FlowSummary[]): string {
   const counts = new Map<string, number>();
