@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, ValidationInfo, field_validator
@@ -160,16 +159,6 @@ def lab_channel(scenario: Scenario, direction: Direction, iteration: int = 0) ->
     place = DIRECTIONS[direction]
     seed = channel.seed if channel.seed is not None else derive_seed(scenario.seed, iteration, place)
     return channel, seed, field
-
-
-def confine_trace(channel: Channel, labs_dir: Path, field: str = "channel") -> None:
-    """For untrusted input: a trace file is read from labs_dir only."""
-    if isinstance(channel, Trace):
-        file = (labs_dir / channel.file).resolve()
-        if not file.is_relative_to(labs_dir.resolve()):
-            raise ScenarioError([f"{field}.file: trace files are read from the labs directory only; give a "
-                                 f"path relative to it (got {str(channel.file)!r})"])
-        channel.file = file
 
 
 def describe_channel(channel: Channel, seed: int) -> str:

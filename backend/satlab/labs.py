@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from satlab.scenario import Scenario, ScenarioError, Trace, load, shorten
+from satlab.scenario import Channel, Scenario, ScenarioError, Trace, load, shorten
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -41,17 +41,22 @@ def list_labs(labs_dir: Path) -> list[dict[str, Any]]:
     return labs
 
 
+def confine_trace(channel: Channel, labs_dir: Path, where: str) -> str | None:
+    """For untrusted input: a trace file is read from labs_dir only, a
+    relative one relative to it. The problem (naming `where`), or None."""
+    if not isinstance(channel, Trace):
+        return None
+    file = (labs_dir / channel.file).resolve()
+    if not file.is_relative_to(labs_dir.resolve()):
+        return (f"{where}.file: trace files are read from the labs directory only; give a "
+                f"path relative to it (got {str(channel.file)!r})")
+    channel.file = file
+    return None
+
+
 def confine_traces(scenario: Scenario, labs_dir: Path) -> None:
-    """For untrusted input (the API): trace files are read from labs_dir only;
-    a relative one is relative to it."""
-    problems = []
-    for where, channel in scenario.channels():
-        if isinstance(channel, Trace):
-            file = (labs_dir / channel.file).resolve()
-            if file.is_relative_to(labs_dir.resolve()):
-                channel.file = file
-            else:
-                problems.append(f"{where}.file: trace files are read from the labs directory only; give a "
-                                f"path relative to it (got {str(channel.file)!r})")
+    """confine_trace for every channel of a scenario (the API's)."""
+    problems = [problem for where, channel in scenario.channels()
+                if (problem := confine_trace(channel, labs_dir, where)) is not None]
     if problems:
         raise ScenarioError(problems)

@@ -48,7 +48,7 @@ class Limits:
         for limit in dataclasses.fields(cls):
             text = os.environ.get(f"SATLAB_LIMIT_{limit.name.upper()}")
             if text is not None:
-                if not text.isdigit():
+                if not (text.isascii() and text.isdigit()):  # int() takes "٣", and isdigit "²"
                     raise ValueError(f"SATLAB_LIMIT_{limit.name.upper()} must be a whole number ≥ 0, got {text!r}")
                 values[limit.name] = int(text)
         return cls(**values)

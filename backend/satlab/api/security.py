@@ -7,7 +7,7 @@
   attempt, is recorded (who, what, when, from where), for the instructor.
 - stream_slot: WebSocket streams per client address and in all.
 The Host allow-list is Starlette's TrustedHostMiddleware, the body's size
-FastAPI's max_body_size (main.py).
+errors.BodyLimit (main.py, from settings.limits.max_request_bytes).
 """
 
 from __future__ import annotations

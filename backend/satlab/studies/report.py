@@ -61,11 +61,8 @@ def run_diagnostics(result: Mapping[str, Any]) -> dict[str, float]:
     return found
 
 
-def _run_value(store: Store, run_id: str | None, metric: str) -> float | None:
-    if run_id is None:
-        return None
-    flows = store.flow_summaries(run_id)
-    values = [flow[metric] for flow in flows]
+def _run_value(result: Mapping[str, Any], metric: str) -> float | None:
+    values = [flow.get(metric) for flow in result.get("flows") or ()]
     if not values or any(value is None for value in values):
         return None
     return float(statistics.fmean(values))
@@ -97,13 +94,14 @@ def collect(study: Study, store: Store, campaigns: list[dict[str, Any]],
             configuration = study.configuration_of(item["parameters"])
             entry = found.setdefault(_key(configuration, axes),
                                      {"configuration": configuration, "values": [], "failed": 0, "runs": []})
-            value = _run_value(store, item["run_id"], metric) if item["status"] == "done" else None
+            run = store.get_run(item["run_id"]) if item["status"] == "done" and item["run_id"] else None
+            result = (run or {}).get("result") or {}
+            value = _run_value(result, metric)
             if value is None:
                 entry["failed"] += 1
                 continue
             entry["values"].append(value)
-            run = store.get_run(item["run_id"]) or {}
-            entry["runs"].append(run_diagnostics(run.get("result") or {}))
+            entry["runs"].append(run_diagnostics(result))
     for entry in found.values():
         runs = entry.pop("runs")
         names = sorted({name for run in runs for name in run})

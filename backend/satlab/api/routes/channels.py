@@ -15,11 +15,11 @@ from satlab.channel_stats import (
     ChannelStatsRequest,
     Direction,
     Stream,
-    confine_trace,
     lab_channel,
     measure,
 )
-from satlab.labs import load_lab
+from satlab.labs import confine_trace, load_lab
+from satlab.scenario import ScenarioError
 
 router = APIRouter(prefix="/channels", tags=["channels"])
 
@@ -54,6 +54,7 @@ def post_channel_stats(body: ChannelStatsRequest, settings: SettingsDep) -> Chan
     channel may be given by loss_time_ratio and mean_burst_ms: the answer
     shows the p and q derived from them), with its seed or 1. A trace file
     is read from the labs directory only."""
-    confine_trace(body.channel, settings.labs_dir)
+    if (problem := confine_trace(body.channel, settings.labs_dir, "channel")) is not None:
+        raise ScenarioError([problem])
     seed = body.channel.seed if body.channel.seed is not None else DEFAULT_SEED
     return measure(body.channel, seed, body)
