@@ -19,6 +19,7 @@ from satlab.scenario import (
     Bernoulli,
     Channel,
     Direction,
+    FlowControl,
     GilbertElliottPacket,
     Perfect,
     SatellitePath,
@@ -115,6 +116,11 @@ class PlannedFlow:
     client_netns: str
     server_netns: str
     server_addr: str
+    # QUIC only (scenario.FlowGroup): the receiver's windows, None for the
+    # transport's default, and the 0-RTT mode.
+    connection_window_bytes: int | None = None
+    stream_window_bytes: int | None = None
+    zero_rtt: str = "off"
 
     @property
     def sender_netns(self) -> str:
@@ -335,12 +341,14 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
               "gateway": [[f"{net}.0.0/24", "via", gateway_next]]}
     flows: list[PlannedFlow] = []
     for group_index, group in enumerate(scenario.flows):
+        windows = group.flow_control or FlowControl()
         for _ in range(group.count):
             index = len(flows)
             flows.append(PlannedFlow(index, group_index, group.transport, group.cc, group.size_bytes,
                                      group.duration_s, group.start_s, group.direction,
                                      FIRST_FLOW_PORT + index, namespaces["client"], namespaces["server"],
-                                     f"{net}.2.2"))
+                                     f"{net}.2.2",
+                                     windows.connection_bytes, windows.stream_bytes, group.zero_rtt))
     addresses = {"client": f"{net}.0.2", "terminal": f"{net}.0.1", "server": f"{net}.2.2", "gateway": f"{net}.2.1"}
     cross_traffic = []
     for index, cross in enumerate(scenario.cross_traffic):

@@ -282,6 +282,24 @@ class Tunnel(Strict):
         return self
 
 
+# A QUIC receiver's flow-control window: at least one full-size packet's
+# payload (a smaller window stalls every packet), at most 1 GiB (a GEO path at
+# 10 Gbit/s and 700 ms RTT needs under 900 MB; both stacks take 62-bit values,
+# but each end buffers up to a window per stream).
+MIN_WINDOW_BYTES = 1200
+MAX_WINDOW_BYTES = 1 << 30
+WindowBytes = Annotated[int, Field(ge=MIN_WINDOW_BYTES, le=MAX_WINDOW_BYTES)]
+
+
+class FlowControl(Strict):
+    """The receiver's QUIC flow-control windows, as its transport parameters
+    announce them (RFC 9000, 18.2): initial_max_data for the connection,
+    initial_max_stream_data for the stream. None: the transport's default
+    (16 MiB, above any lab path's bandwidth-delay product)."""
+    connection_bytes: WindowBytes | None = None
+    stream_bytes: WindowBytes | None = None
+
+
 class FlowGroup(Strict):
     """`count` identical flows starting together at start_s."""
     transport: Literal["tcp", "quic-picoquic", "quic-ngtcp2"] = "tcp"
@@ -292,6 +310,12 @@ class FlowGroup(Strict):
     count: int = Field(default=1, ge=1, le=MAX_FLOWS)
     start_s: float = Field(default=0.0, ge=0, le=MAX_DURATION_S)
     direction: Literal["download", "upload"] = "download"
+    flow_control: FlowControl | None = None  # QUIC only; None: the transport's defaults
+    # QUIC only. on: a warm-up connection to the same server leaves a session
+    # ticket that the measured connection resumes, sending its request in 0-RTT;
+    # bdp: it also carries the warm-up's BDP, so the measured one starts at that
+    # rate (draft-kuhn-quic-0rtt-bdp).
+    zero_rtt: Literal["off", "on", "bdp"] = "off"
 
     # Checks that involve other fields sit on the field they refuse, so that an
     # error names it (flows.0.cc); each sees the fields declared before it.
@@ -328,6 +352,26 @@ class FlowGroup(Strict):
         if direction == "upload" and transport is not None and not TRANSPORTS[transport].uploads:
             raise ValueError(f"{transport} runs downloads only; allowed: download")
         return direction
+
+    @field_validator("flow_control")
+    @classmethod
+    def _flow_control_of_quic(cls, flow_control: FlowControl | None, info: ValidationInfo) -> FlowControl | None:
+        transport = info.data.get("transport")
+        if flow_control is not None and transport is not None and not TRANSPORTS[transport].flow_control:
+            raise ValueError(f"{transport} has no QUIC flow-control windows; give null "
+                             "(Linux TCP's window follows its buffers)")
+        return flow_control
+
+    @field_validator("zero_rtt")
+    @classmethod
+    def _zero_rtt_of_the_transport(cls, zero_rtt: str, info: ValidationInfo) -> str:
+        transport = info.data.get("transport")
+        if transport is None:
+            return zero_rtt
+        modes = TRANSPORTS[transport].zero_rtt_modes
+        if zero_rtt not in modes:
+            raise ValueError(f"{transport} cannot run zero_rtt {zero_rtt}; allowed: {', '.join(modes)}")
+        return zero_rtt
 
     @model_validator(mode="after")
     def _size_or_duration(self) -> FlowGroup:

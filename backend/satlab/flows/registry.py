@@ -24,6 +24,8 @@ class TransportInfo:
     implementation: str  # "module:Class"
     uploads: bool = True  # can run direction: upload
     durations: bool = True  # can run for duration_s, not only size_bytes
+    flow_control: bool = False  # takes QUIC flow-control windows (FlowGroup.flow_control)
+    zero_rtt_modes: tuple[str, ...] = ("off",)  # FlowGroup.zero_rtt values it can run
 
     def flow_class(self) -> type[Flow]:
         """The implementation; ImportError names what this host lacks."""
@@ -37,7 +39,9 @@ TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
                   "satlab.flows.tcp_iperf3:Iperf3Flow"),
     TransportInfo("quic-picoquic", "QUIC picoquic", "#d62728",
                   ("bbr1", "bbr", "cubic", "newreno", "dcubic", "fast", "prague", "c4"),
-                  "satlab.flows.quic_picoquic:PicoquicFlow", uploads=False, durations=False),
+                  "satlab.flows.quic_picoquic:PicoquicFlow", uploads=False, durations=False,
+                  flow_control=True),
     TransportInfo("quic-ngtcp2", "QUIC ngtcp2", "#2ca02c", ("cubic", "reno", "bbr", "bbr2"),
-                  "satlab.flows.quic_ngtcp2:Ngtcp2Flow", uploads=False, durations=False),
+                  "satlab.flows.quic_ngtcp2:Ngtcp2Flow", uploads=False, durations=False,
+                  flow_control=True),
 ]}
