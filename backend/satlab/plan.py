@@ -324,9 +324,10 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
     forward_bdp = _bdp_bytes(path.forward, rtt_ms)
     return_bdp = _bdp_bytes(path.return_, rtt_ms)
     # Socket buffers must hold a window of BDP + the queue, with room for the
-    # kernel's overhead accounting: 4 x that, and never below Linux's defaults.
+    # kernel's overhead accounting: 4 x that, and never below Linux's defaults
+    # (unless the scenario gives the hosts' own, tcp_buffer_bytes).
     largest = max(forward_bdp + buffers["path.forward"], return_bdp + buffers["path.return"])
-    socket_max = max(6 << 20, 4 * largest)
+    socket_max = scenario.tcp_buffer_bytes or max(6 << 20, 4 * largest)
     tcp = {"net.ipv4.tcp_no_metrics_save": "1",
            "net.ipv4.tcp_rmem": f"4096 131072 {socket_max}",
            "net.ipv4.tcp_wmem": f"4096 16384 {socket_max}",

@@ -45,6 +45,13 @@ def test_make_plan_resolves_buffers_from_the_bdp():
     assert args[args.index("--ba-buffer-bytes") + 1] == "900000"  # b (gateway) -> a (terminal)
 
 
+def test_make_plan_sizes_tcp_buffers_for_the_bdp_and_queue_or_as_the_scenario_says():
+    # 4 x (750 kB BDP + 900 kB queue) = 6.6 MB, above Linux's 6 MiB default.
+    assert make_plan(optical(), "a1b2c3").sysctls["server"]["net.ipv4.tcp_wmem"] == "4096 16384 6600000"
+    hosts = make_plan(optical("tcp_buffer_bytes=60000000"), "a1b2c3").sysctls
+    assert {hosts[role]["net.ipv4.tcp_rmem"] for role in ("client", "server")} == {"4096 131072 60000000"}
+
+
 def test_make_plan_names_everything_with_the_run_prefix():
     plan = make_plan(optical(), "a1b2c3")
     assert all(name.startswith(f"{NAME_PREFIX}a1b2c3-") for name in plan.namespaces.values())
