@@ -399,6 +399,10 @@ class Scenario(Strict):
     tunnel: Tunnel | None = None
     flows: list[FlowGroup] = Field(min_length=1)
     cross_traffic: list[CrossTraffic] = Field(default_factory=list, max_length=MAX_CROSS_TRAFFIC)
+    # The largest TCP socket buffer (tcp_rmem and tcp_wmem maximum) at both
+    # ends. None: 4 x (BDP + bottleneck queue), so that no window limits a
+    # flow; a study's hosts may have set their own (Claypool et al.: 60 MB).
+    tcp_buffer_bytes: int | None = Field(default=None, ge=64 << 10, le=1 << 30)
 
     @model_validator(mode="after")
     def _limits(self) -> Scenario:
