@@ -21,7 +21,7 @@ from typing import Any
 
 from satlab import host, links, summary, tcp_stack, topology, tunnel
 from satlab.cross_traffic import Iperf3CrossTraffic
-from satlab.flows.base import Flow, FlowSample
+from satlab.flows.base import Flow
 from satlab.flows.registry import TRANSPORTS
 from satlab.hystart import cubic_hystart
 from satlab.plan import Plan, make_plan, new_run_id
@@ -124,7 +124,7 @@ class _Iteration:
         self.tunnels: list[JsonLineChild] = []
         self.cross_traffic: list[Iperf3CrossTraffic] = []
         self.summaries: dict[str, dict[str, Any] | None] = {}
-        self.samples: dict[int, list[FlowSample]] = {}
+        self.samples: dict[int, list[summary.TimedSample]] = {}  # per flow, on the iteration's clock
 
     def _state(self, state: str) -> None:
         self.emit({"type": "state", "state": state, "run_id": self.plan.run_id, "iteration": self.plan.iteration})
@@ -178,8 +178,11 @@ class _Iteration:
             tcp_counters = ({role: tcp_stack.counters(plan.namespaces[role]) for role in ("server", "client")}
                             if any(planned.transport == "tcp" for planned in plan.flows) else None)
             stack.close()  # stop every process now, so the tools print their summaries
-        flow_rows = [summary.flow_summary(p, r, self.samples[p.index], plan.iteration)
-                     for p, r in zip(plan.flows, results, strict=True)]
+        series = [summary.flow_series(p, self.samples[p.index], bottleneck_mbps(self.scenario.path, p.direction))
+                  for p in plan.flows]
+        flow_rows = [{**summary.flow_summary(p, r, s, plan.iteration), **metrics} for p, r, s, metrics
+                     in zip(plan.flows, results, series, summary.iteration_flow_metrics(series, plan.base_rtt_ms),
+                            strict=True)]
         tunnel_rows = {}
         if len(plan.tunnel) == 2:
             # The terminal's endpoint receives the forward direction, the gateway's the return.
@@ -225,9 +228,9 @@ class _Iteration:
                 if sample is None:
                     continue
                 index = flow.planned.index
-                self.samples[index].append(sample)
                 # The moment the counter was read, not the tick's: a slow read must not inflate the rate.
                 read_s = time.monotonic() - start
+                self.samples[index].append((read_s, sample))
                 goodput = None
                 if sample.bytes_acked is not None:
                     goodput = goodput_meters[index].add(read_s, sample.bytes_acked, sample.rtt_ms)

@@ -46,7 +46,14 @@ FLOW_SUMMARY_COLUMNS = {"flow": "flow", "group": "group", "transport": "transpor
                         "direction": "direction", "start_s": "start_s", "bytes": "size_bytes",
                         "download_time_s": "download_time_s", "goodput_mbps": "goodput_mbps",
                         "retransmissions": "retransmissions_packets", "mean_rtt_ms": "mean_rtt_ms",
-                        "power_mbps_per_s": "power_mbps_per_s", "error": "flow_error"}
+                        "power_mbps_per_s": "power_mbps_per_s", "bottleneck_mbps": "bottleneck_mbps",
+                        "link_utilisation_ratio": "link_utilisation_ratio", "startup_s": "startup_s",
+                        "startup_goodput_mbps": "startup_goodput_mbps", "startup_mean_rtt_ms": "startup_mean_rtt_ms",
+                        "startup_retransmissions": "startup_retransmissions_packets",
+                        "steady_goodput_mbps": "steady_goodput_mbps", "steady_mean_rtt_ms": "steady_mean_rtt_ms",
+                        "steady_retransmissions": "steady_retransmissions_packets", "latecomer": "latecomer",
+                        "latecomer_convergence_s": "latecomer_convergence_s",
+                        "short_beside_long": "short_beside_long", "error": "flow_error"}
 # summary.fec_summary's fields -> column suffix, per tunnel direction.
 FEC_COLUMNS = {"sources": "source_packets", "repairs": "repair_packets", "lost": "lost_packets",
                "recovered": "recovered_packets", "residual_loss": "residual_loss_ratio"}
@@ -115,13 +122,18 @@ link_samples_csv = _samples_writer(Store.link_samples, LINK_SAMPLE_COLUMNS)
 tunnel_samples_csv = _samples_writer(Store.tunnel_samples, TUNNEL_SAMPLE_COLUMNS)
 
 
+def _flow_value(flow: dict[str, Any], key: str) -> Any:
+    """A stored flow summary's field: a column of its own, else one of its details."""
+    return flow[key] if key in flow else (flow.get("details") or {}).get(key)
+
+
 def _flow_rows(store: Store, run: dict[str, Any] | None) -> list[tuple[int | None, list[Any]]]:
     """(iteration, FLOW_COLUMNS values) per iteration and flow of a run; one
     row of empty values for a run that is missing or has no flows."""
     if run is None or not run["flows"]:
         return [(None, [None] * len(FLOW_COLUMNS))]
     iterations = {row["iteration"]: row for row in store.iterations(run["run_id"])}
-    return [(flow["iteration"], [*(flow[key] for key in FLOW_SUMMARY_COLUMNS),
+    return [(flow["iteration"], [*(_flow_value(flow, key) for key in FLOW_SUMMARY_COLUMNS),
                                  *_iteration_values(iterations.get(flow["iteration"]))])
             for flow in run["flows"]]
 

@@ -7,8 +7,10 @@ import json
 import re
 import threading
 import time
-from collections import deque
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from satlab.plan import ETHERNET_HEADER_BYTES, PlannedQdisc
@@ -114,6 +116,21 @@ class DataConnection:
         return busiest
 
 
+def window_goodput_mbps(curve: Sequence[tuple[float, float]], index: int, window_s: float) -> float | None:
+    """The goodput at curve[index] over the last window_s: the bytes the
+    curve (t_s, bytes delivered by then, oldest first) rose by since its
+    latest point at least window_s older (its first point if none is), x 8,
+    over the time between, in Mbit/s; None at the first point. The one
+    definition of goodput over an interval: the live curve, and the
+    summary's start-up and latecomer figures, all use it."""
+    t_s, delivered = curve[index]
+    start = max(bisect_right(curve, t_s - window_s, hi=index, key=itemgetter(0)) - 1, 0)
+    if start == index:
+        return None
+    then_t, then_delivered = curve[start]
+    return (delivered - then_delivered) * 8 / (t_s - then_t) / 1e6
+
+
 class GoodputMeter:
     """Live goodput of one flow: the rate at which its receiving application
     got bytes (for TCP, the bytes the sender saw acknowledged), in Mbit/s.
@@ -132,37 +149,34 @@ class GoodputMeter:
       the bottleneck delivers, and a jump is spread over the time the link
       needed to carry it;
     - reports the slope of that curve over the last smoothed RTT (at least
-      WINDOW_MIN_S): bytes delivered per interval, smoothed over the RTT.
+      WINDOW_MIN_S, window_goodput_mbps): bytes delivered per interval,
+      smoothed over the RTT.
 
     Hence 0 <= goodput <= the bottleneck's rate (of IP packets, so above any
     goodput). The summary's goodput (size over download time) is the
-    average; this is the curve over time."""
+    average; this is the curve over time, kept whole in `curve`."""
 
     WINDOW_MIN_S = 0.2
 
     def __init__(self, bottleneck_mbps: float):
         self.bottleneck_bytes_per_s = bottleneck_mbps * 1e6 / 8
         self._highest = 0
-        self._history: deque[tuple[float, float]] = deque()  # (t_s, bytes through the server), oldest first
+        self.curve: list[tuple[float, float]] = []  # (t_s, bytes through the server), oldest first
 
     def add(self, t_s: float, delivered_bytes: int, rtt_ms: float | None) -> float | None:
         """The goodput at t_s, given the flow's cumulative delivered bytes
-        then; None for the first sample (no interval yet)."""
+        then; None for the first sample (no interval yet) and for a sample
+        not later than the last (then the curve does not grow)."""
         self._highest = max(self._highest, delivered_bytes)
-        if not self._history:
-            self._history.append((t_s, self._highest))
+        if not self.curve:
+            self.curve.append((t_s, self._highest))
             return None
-        last_t, last_bytes = self._history[-1]
+        last_t, last_bytes = self.curve[-1]
         if t_s <= last_t:
             return None
-        served = min(self._highest, last_bytes + self.bottleneck_bytes_per_s * (t_s - last_t))
-        self._history.append((t_s, served))
+        self.curve.append((t_s, min(self._highest, last_bytes + self.bottleneck_bytes_per_s * (t_s - last_t))))
         window_s = max((rtt_ms or 0) / 1e3, self.WINDOW_MIN_S)
-        # The latest sample at least a window old is the start of the interval (or the oldest one).
-        while len(self._history) > 2 and self._history[1][0] <= t_s - window_s:
-            self._history.popleft()
-        then_t, then_bytes = self._history[0]
-        return (served - then_bytes) * 8 / (t_s - then_t) / 1e6
+        return window_goodput_mbps(self.curve, len(self.curve) - 1, window_s)
 
 
 def bottleneck_mbps(path: SatellitePath, direction: str) -> float:

@@ -17,7 +17,8 @@ from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, run_result
 
 UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_ratio", "_index")
 IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
-TEXT = {"run_id", "campaign_id", "name", "link", "direction", "transport", "cc", "status", "error", "flow_error"}
+TEXT = {"run_id", "campaign_id", "name", "link", "direction", "transport", "cc", "status", "error", "flow_error",
+        "latecomer", "short_beside_long"}
 MATRIX = {"flows.0.cc": ["cubic", "bbr"], "tunnel": [None, {"k": 5, "z": 100}]}
 
 
@@ -132,6 +133,28 @@ def test_summary_csv_has_a_row_per_iteration_and_flow(store):
             row["fec_forward_decoding_delay_p99_ms"], row["fec_return_decoding_delay_p99_ms"]) == (
         "0.002", "9", "30.0", "")
     assert (row["link_forward_channel_drops_packets"], row["lan_up_in_packets"]) == ("3", "458")
+
+
+def test_summary_csv_has_the_start_up_steady_state_and_latecomer_columns(store):
+    outcome = iteration_outcome(0)
+    phases = {"bottleneck_mbps": 12.0, "link_utilisation_ratio": 0.75, "startup_s": 4.5, "startup_goodput_mbps": 5.3,
+              "startup_mean_rtt_ms": 520.0, "startup_retransmissions": 2, "steady_goodput_mbps": 11.6,
+              "steady_mean_rtt_ms": 780.0, "steady_retransmissions": 3}
+    outcome["flows"][0].update({**phases, "latecomer": False, "latecomer_convergence_s": None,
+                                "short_beside_long": False})
+    outcome["flows"][1].update({**phases, "startup_s": None, "latecomer": True, "latecomer_convergence_s": 7.25,
+                                "short_beside_long": True})
+    store.create_run("000000", SCENARIO, PROVENANCE)
+    store.finish_run("000000", {"run_id": "000000", "status": "done", "error": None,
+                                "flows": outcome["flows"], "iterations": [outcome]})
+    first, second = read(summary_csv, store, "000000")
+    assert (first["startup_s"], first["startup_goodput_mbps"], first["steady_goodput_mbps"],
+            first["startup_retransmissions_packets"], first["steady_retransmissions_packets"],
+            first["steady_mean_rtt_ms"], first["link_utilisation_ratio"], first["bottleneck_mbps"]) == (
+        "4.5", "5.3", "11.6", "2", "3", "780.0", "0.75", "12.0")
+    assert (first["latecomer"], first["latecomer_convergence_s"], first["short_beside_long"]) == ("False", "", "False")
+    assert (second["startup_s"], second["latecomer"], second["latecomer_convergence_s"],
+            second["short_beside_long"]) == ("", "True", "7.25", "True")
 
 
 def test_summary_csv_of_a_run_without_flows_has_one_row(store):

@@ -1,6 +1,26 @@
+import csv
+from dataclasses import replace
+from typing import Any
+
 import pytest
 
-from satlab.summary import fec_summary, goodput_mbps, jain_index, power
+from satlab.flows.base import FlowResult, FlowSample
+from satlab.plan import PlannedFlow
+from satlab.summary import (
+    FlowSeries,
+    TimedSample,
+    convergence_window_s,
+    fec_summary,
+    flow_series,
+    flow_summary,
+    goodput_mbps,
+    iteration_flow_metrics,
+    jain_index,
+    latecomer_convergence_s,
+    phase_summary,
+    power,
+)
+from tests.test_samplers import RECORDED
 
 
 def test_jain_index_of_equal_shares_is_one():
@@ -35,3 +55,140 @@ def test_fec_summary_counts_residual_loss_over_source_packets():
                    "decoding_delay_ms": None}}
     fec = fec_summary(line)
     assert (fec["recovered"], fec["residual_loss"]) == (90, pytest.approx(0.01))
+
+
+# Figures over time, on sample series at the engine's 10 Hz: recorded ones
+# (tests/recorded, see test_samplers.py) and synthetic ones of known shape.
+GEO_FORWARD_MBPS = 12.0
+GEO_BASE_RTT_MS = 500.0
+
+
+def planned(index: int = 0, group: int = 0, start_s: float = 0.0, size_bytes: int | None = 2_000_000,
+            direction: str = "download") -> PlannedFlow:
+    return PlannedFlow(index, group, "tcp", "cubic", size_bytes, None if size_bytes else 60.0, start_s, direction,
+                       5201 + index, "satlab-t-cli", "satlab-t-ser", "10.64.2.2")
+
+
+def recorded_samples(name: str) -> list[TimedSample]:
+    with (RECORDED / f"goodput-{name}.csv").open() as file:
+        rows = list(csv.DictReader(line for line in file if not line.startswith("#")))
+    return [(float(row["t_s"]), FlowSample(bytes_acked=int(row["delivered_bytes"]), rtt_ms=float(row["rtt_ms"])))
+            for row in rows]
+
+
+def synthetic(rates_mbps: list[tuple[float, float]], start_s: float, end_s: float, rtt_ms: float = 500.0,
+              retransmissions_at: dict[float, int] | None = None) -> list[TimedSample]:
+    """Samples every 100 ms from start_s to end_s of a flow delivering at
+    rates_mbps[i][1] from time rates_mbps[i][0] on; cumulative retransmissions
+    stepping up at the given times."""
+    samples, delivered, retransmitted = [], 0.0, 0
+    ticks = round((end_s - start_s) * 10)
+    for tick in range(ticks + 1):
+        t_s = start_s + tick / 10
+        if tick:
+            rate = next(rate for since, rate in reversed(rates_mbps) if since <= t_s - 0.05)
+            delivered += rate * 1e6 / 8 / 10
+        retransmitted = max([count for at, count in (retransmissions_at or {}).items() if at <= t_s], default=0)
+        samples.append((t_s, FlowSample(bytes_acked=round(delivered), rtt_ms=rtt_ms,
+                                        retransmissions=retransmitted)))
+    return samples
+
+
+def series_of(samples: list[TimedSample], **flow: Any) -> FlowSeries:
+    return flow_series(planned(**flow), samples, GEO_FORWARD_MBPS)
+
+
+def test_startup_ends_when_the_live_goodput_first_reaches_90_percent_of_the_bottleneck():
+    # 3 Mbit/s for 2 s, then 6, then the whole link (12) from 4 s to 10 s; RTT 500 ms.
+    samples = synthetic([(0, 3.0), (2, 6.0), (4, 12.0)], 0.0, 10.0,
+                        retransmissions_at={1.0: 2, 6.0: 5})
+    phases = phase_summary(series_of(samples))
+    # Over the last 500 ms the goodput first reaches 10.8 Mbit/s at 4.5 s (a whole RTT at 12 Mbit/s).
+    assert phases["startup_s"] == pytest.approx(4.5)
+    # (2 s x 3 + 2 s x 6 + 0.5 s x 12) Mbit over 4.5 s, then 12 Mbit/s.
+    assert phases["startup_goodput_mbps"] == pytest.approx(24 / 4.5)
+    assert phases["steady_goodput_mbps"] == pytest.approx(12.0)
+    assert (phases["startup_retransmissions"], phases["steady_retransmissions"]) == (2, 3)
+    assert phases["startup_mean_rtt_ms"] == phases["steady_mean_rtt_ms"] == pytest.approx(500.0)
+
+
+def test_startup_counts_from_the_flows_start_not_from_its_first_sample():
+    # Started at 3 s, first sampled at 3.2 s (its connection's set-up), the whole link from 3.5 s.
+    samples = synthetic([(3.0, 0.0), (3.5, 12.0)], 3.0, 6.0)[2:]
+    phases = phase_summary(series_of(samples, start_s=3.0))
+    assert phases["startup_s"] == pytest.approx(1.0)  # a whole RTT of 500 ms at 12 Mbit/s by 4 s
+    assert phases["startup_goodput_mbps"] == pytest.approx(6.0)
+
+
+def test_a_flow_that_never_reaches_90_percent_is_all_startup():
+    # The recorded 5 MB CUBIC run through S(5,100) on the optical channel: at most 9.4 Mbit/s of the 12.
+    phases = phase_summary(series_of(recorded_samples("geo-optical-S5-100-tcp-cubic-5MB")))
+    assert phases["startup_s"] is None
+    assert phases["steady_goodput_mbps"] is phases["steady_mean_rtt_ms"] is phases["steady_retransmissions"] is None
+    # The whole flow: its 5 MB over the 9.6 s to its last sample, though 2.4 MB of them came in one
+    # cumulative ACK at the end (which the goodput curve would spread over 1.6 s more).
+    assert phases["startup_goodput_mbps"] == pytest.approx(5_111_808 * 8 / 9.600115 / 1e6)
+
+
+def test_startup_of_a_recorded_picoquic_bbr1_download():
+    series = series_of(recorded_samples("geo-ideal-picoquic-bbr1-2MB"))
+    phases = phase_summary(series)
+    first_at_90 = next(p.t_s for p in series.points if p.goodput_mbps and p.goodput_mbps >= 10.8)
+    assert phases["startup_s"] == pytest.approx(first_at_90) == pytest.approx(3.4, abs=0.01)
+    assert phases["steady_mean_rtt_ms"] > phases["startup_mean_rtt_ms"]  # the queue it built
+
+
+def test_flow_summary_gives_link_utilisation_of_the_flows_direction():
+    samples = synthetic([(0, 3.0)], 0.0, 2.0)
+    row = flow_summary(planned(direction="upload"), FlowResult(1_000_000, 4.0, 0),
+                       flow_series(planned(direction="upload"), samples, 3.0), 0)
+    assert (row["direction"], row["bottleneck_mbps"]) == ("upload", 3.0)
+    assert row["link_utilisation_ratio"] == pytest.approx(2.0 / 3.0)
+
+
+def two_flows(late_rate_mbps: float) -> list[FlowSeries]:
+    """An elephant alone on the 12 Mbit/s link for 10 s, then a latecomer
+    (from 10 s) that reaches late_rate_mbps 2 s after its start, the
+    elephant making room, until both end at 30 s."""
+    elephant = synthetic([(0, 12.0), (10, 12.0 - late_rate_mbps / 2), (12, 12.0 - late_rate_mbps)], 0.0, 30.0)
+    late = synthetic([(10, late_rate_mbps / 2), (12, late_rate_mbps)], 10.0, 30.0)
+    return [series_of(elephant, size_bytes=None), series_of(late, index=1, group=1, start_s=10.0)]
+
+
+def test_a_latecomer_converges_once_its_goodput_stays_near_its_fair_share():
+    flows = two_flows(late_rate_mbps=6.0)
+    window_s = convergence_window_s(GEO_BASE_RTT_MS)
+    assert window_s == 2.0  # 4 round trips of 500 ms
+    # Over 2 s windows its goodput is 3 + 3 x (t - 12) / 2 ... within 20 % of 6 (>= 4.8) from t = 13.2 s.
+    assert latecomer_convergence_s(flows[1], flows, window_s) == pytest.approx(3.2)
+    metrics = iteration_flow_metrics(flows, GEO_BASE_RTT_MS)
+    assert [m["latecomer"] for m in metrics] == [False, True]
+    assert metrics[0]["latecomer_convergence_s"] is None
+    assert metrics[1]["latecomer_convergence_s"] == pytest.approx(3.2)
+
+
+def test_a_latecomer_that_stays_far_from_its_fair_share_never_converges():
+    flows = two_flows(late_rate_mbps=2.0)
+    assert latecomer_convergence_s(flows[1], flows, 2.0) is None
+
+
+def test_a_latecomer_that_leaves_its_fair_share_again_converges_only_after_its_last_excursion():
+    elephant = synthetic([(0, 6.0)], 0.0, 30.0)
+    late = synthetic([(5, 6.0), (15, 1.0), (16, 6.0)], 5.0, 30.0)
+    flows = [series_of(elephant), series_of(late, index=1, group=1, start_s=5.0)]
+    # The dip at 15-16 s leaves the band while the 2 s window holds it: from 15.5 to 17.6 s.
+    assert latecomer_convergence_s(flows[1], flows, 2.0) == pytest.approx(17.6 - 5.0)
+
+
+def test_a_flow_of_the_other_direction_is_no_peer_of_a_latecomer():
+    flows = two_flows(late_rate_mbps=6.0)
+    upload = replace(flows[0], direction="upload")
+    assert iteration_flow_metrics([upload, flows[1]], GEO_BASE_RTT_MS)[1]["latecomer"] is False
+
+
+def test_short_flows_beside_a_long_one_are_labelled():
+    elephant = series_of(synthetic([(0, 10.0)], 0.0, 30.0), size_bytes=None)
+    mouse = series_of(synthetic([(2, 2.0)], 2.0, 4.0), index=1, group=1, start_s=2.0, size_bytes=500_000)
+    same_group = series_of(synthetic([(0, 2.0)], 0.0, 3.0), index=2, group=0, size_bytes=500_000)
+    metrics = iteration_flow_metrics([elephant, mouse, same_group], GEO_BASE_RTT_MS)
+    assert [m["short_beside_long"] for m in metrics] == [False, True, False]
