@@ -346,6 +346,69 @@ const char *swf_stream_check(const swf_stream *stream);
 swf_status swf_channel_measure(const swf_channel_config *config, const swf_stream *stream,
 			       swf_channel_stats *stats);
 
+/* ---------------------------------------------------------------------- */
+/* Residual loss: S(k,z) over a channel, by Monte-Carlo                    */
+/*
+ * An endless stream of source symbols through the real encoder, channel and
+ * decoder, with the S(k,z) schedule on the wire (a repair after every k
+ * sources, packets packet_ms apart), counting a stretch at a time the sources
+ * the receiver neither receives nor rebuilds. The whole loop runs here, so a
+ * caller across a language boundary (WebAssembly) pays one call per stretch.
+ *
+ * Each source carries its ESI (4 bytes, little-endian) as its symbol, so that
+ * every rebuilt symbol is checked against what was sent. The decoder keeps
+ * window_capacity ESIs, 2z rounded up to a power of two; a source is settled
+ * (counted) once the stream has gone that far past it, so that the decoder
+ * has let it go, rebuilt or given up, and nothing later can change it.
+ * Stretches are consecutive pieces of one stream: the channel's state
+ * carries over, as it would on a link.
+ *
+ * A repair the channel drops, or whose window holds no source the receiver
+ * lacks, cannot help the decoder (its equation would read 0 = 0): the stream
+ * does not build it. That keeps the schedule and skips most of the encoder's
+ * work on a good channel; the repairs built take the encoder's next keys.
+ */
+
+typedef struct swf_residual swf_residual;
+
+typedef struct swf_residual_config {
+	uint16_t k;        /* a repair after every k sources, k >= 1 */
+	uint16_t z;        /* each repair covers the last z sources, 1..4095 */
+	double packet_ms;  /* time between two packets on the wire, >= 0 */
+	/* Packet n of this stream (sources and repairs, from 0) is sent at
+	 * (first_packet + n) * packet_ms, as microseconds by channel.c's rule:
+	 * a stream that goes on from where another's packets would end. */
+	uint64_t first_packet;
+	swf_channel_config channel; /* copied: intervals need not outlive the call */
+} swf_residual_config;
+
+typedef struct swf_residual_counts {
+	uint64_t sources;      /* sources settled */
+	uint64_t lost;         /* of those, neither received nor rebuilt (rightly) */
+	uint64_t packets;      /* packets on the wire, sources and repairs, sent meanwhile */
+	uint64_t packets_lost; /* of those, dropped by the channel */
+	uint64_t rebuilt;      /* sources the decoder rebuilt meanwhile, rightly */
+	/* Rebuilt sources whose bytes differ from those sent: 0 unless the
+	 * decoder is wrong. They are not delivered, and count as lost. */
+	uint64_t rebuilt_wrong;
+} swf_residual_counts;
+
+/* swf_residual_config_check returns NULL if config is valid, or the name of
+ * the first invalid field ("k", "z", "packet_ms", or the channel's field as
+ * swf_channel_config_check names it). */
+const char *swf_residual_config_check(const swf_residual_config *config);
+
+/* swf_residual_new creates a stream; *out is set only on SWF_OK.
+ * SWF_E_INVALID for a config swf_residual_config_check refuses. */
+swf_status swf_residual_new(const swf_residual_config *config, swf_residual **out);
+void swf_residual_free(swf_residual *residual);
+
+/* swf_residual_advance settles `sources` more sources and fills *counts with
+ * what became of them. SWF_E_RANGE (counting nothing) if a packet's send time
+ * would pass 1e12 ms. On SWF_E_NOMEM the stream is left part-way: free it. */
+swf_status swf_residual_advance(swf_residual *residual, uint64_t sources,
+				swf_residual_counts *counts);
+
 #ifdef __cplusplus
 }
 #endif

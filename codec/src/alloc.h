@@ -1,7 +1,8 @@
-/* alloc.h - cache-line aligned buffers for symbols (internal). */
+/* alloc.h - cache-line aligned buffers for symbols, and sizes (internal). */
 #ifndef SWF_ALLOC_H
 #define SWF_ALLOC_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,15 @@
 static inline size_t swf_round_up(size_t n)
 {
 	return (n + SWF_ALIGN - 1) / SWF_ALIGN * SWF_ALIGN;
+}
+
+/* swf_round_up_pow2 returns the least power of two >= n (n <= 2^31). */
+static inline uint32_t swf_round_up_pow2(uint32_t n)
+{
+	uint32_t p = 1;
+	while (p < n)
+		p <<= 1;
+	return p;
 }
 
 /* swf_alloc_zeroed returns `bytes` zeroed bytes aligned to SWF_ALIGN, or NULL. */

@@ -22,7 +22,9 @@
  * Invariants between calls:
  * - each row has a pivot slot whose coefficient is 1, and every other row has
  *   0 in that slot (RREF);
- * - no row is a unit vector (it would have been decoded);
+ * - no row is a unit vector (it would have been decoded): so only a row whose
+ *   coefficients changed can have become one, and harvest looks at no other
+ *   (scanning every row after every symbol cost most of the decoder's time);
  * - a known slot is 0 in every row; a slot leaving the window is first
  *   eliminated from the system (its information about other unknowns kept).
  */
@@ -40,6 +42,7 @@
 typedef struct row {
 	uint8_t *data; /* coefficients, then payload */
 	uint32_t pivot; /* slot */
+	bool changed; /* coefficients changed since the last harvest */
 } row;
 
 struct swf_decoder {
@@ -86,14 +89,6 @@ static void *counted_alloc(swf_decoder *d, size_t bytes)
 	return p;
 }
 
-static uint32_t round_up_pow2(uint32_t n)
-{
-	uint32_t p = 1;
-	while (p < n)
-		p <<= 1;
-	return p;
-}
-
 /* The window capacity in force: 0 picks twice the largest window. */
 static uint32_t capacity_of(const swf_decoder_config *config)
 {
@@ -123,7 +118,7 @@ swf_status swf_decoder_new(const swf_decoder_config *config, swf_decoder **out)
 	d->stats.memory_bytes = sizeof(*d);
 	d->symbol_bytes = config->symbol_bytes;
 	d->max_window = config->max_window;
-	d->cap = round_up_pow2(capacity);
+	d->cap = swf_round_up_pow2(capacity);
 	d->mask = d->cap - 1;
 	d->symbol_stride = swf_round_up(config->symbol_bytes);
 	d->coef_bytes = swf_round_up(d->cap);
@@ -237,11 +232,14 @@ static void set_pivot(swf_decoder *d, uint32_t i, uint32_t slot)
 	if (c != 1)
 		gf->mul_region(r->data, r->data, swf_gf_inv(c), d->row_bytes);
 	r->pivot = slot;
+	r->changed = true;
 	d->pivot_row[slot] = i;
 	for (uint32_t j = 0; j < d->row_count; j++) {
 		uint8_t cj = coefs_of(&d->rows[j])[slot];
-		if (j != i && cj)
+		if (j != i && cj) {
 			gf->mul_add(d->rows[j].data, r->data, cj, d->row_bytes);
+			d->rows[j].changed = true;
+		}
 	}
 }
 
@@ -297,7 +295,8 @@ static void harvest(swf_decoder *d)
 {
 	for (uint32_t i = 0; i < d->row_count;) {
 		row *r = &d->rows[i];
-		if (!is_unit_row(d, r)) {
+		if (!r->changed || !is_unit_row(d, r)) {
+			r->changed = false;
 			i++;
 			continue;
 		}
@@ -322,6 +321,7 @@ static void substitute_known(swf_decoder *d, uint32_t slot)
 		if (c) {
 			gf->mul_add(payload_of(d, r), symbol, c, d->symbol_bytes);
 			coefs_of(r)[slot] = 0;
+			r->changed = true;
 		}
 	}
 	uint32_t i = d->pivot_row[slot];
@@ -358,8 +358,10 @@ static void eliminate_slot(swf_decoder *d, uint32_t slot)
 		uint8_t inv = swf_gf_inv(coefs_of(r)[slot]);
 		for (uint32_t j = 0; j < d->row_count; j++) {
 			uint8_t c = coefs_of(&d->rows[j])[slot];
-			if (j != i && c)
+			if (j != i && c) {
 				gf->mul_add(d->rows[j].data, r->data, swf_gf_mul(c, inv), d->row_bytes);
+				d->rows[j].changed = true;
+			}
 		}
 	}
 	drop_row(d, i);

@@ -250,3 +250,45 @@ bool swfw_channel_lost(swf_channel *channel, double t_us)
 {
 	return swf_channel_lost(channel, (uint64_t)t_us);
 }
+
+/* Builds a residual-loss stream from JavaScript numbers (first_packet arrives
+ * as a double: the wrapper checks it is an integer below 2^53) and the
+ * channel config of swfw_channel_config_new. On SWF_E_INVALID,
+ * *invalid_field names the first invalid field of swf_residual_config. */
+swf_status swfw_residual_new(uint32_t k, uint32_t z, double packet_ms, double first_packet,
+			     const swf_channel_config *channel, swf_residual **out,
+			     const char **invalid_field)
+{
+	*invalid_field = k > UINT16_MAX ? "k" : z > UINT16_MAX ? "z" : NULL;
+	if (*invalid_field)
+		return SWF_E_INVALID;
+	swf_residual_config config = {
+		.k = (uint16_t)k,
+		.z = (uint16_t)z,
+		.packet_ms = packet_ms,
+		.first_packet = (uint64_t)first_packet,
+		.channel = *channel,
+	};
+	*invalid_field = swf_residual_config_check(&config);
+	if (*invalid_field)
+		return SWF_E_INVALID;
+	return swf_residual_new(&config, out);
+}
+
+/* Settles `sources` more sources (a double: below 2^53) and writes
+ * swf_residual_counts as doubles, in the struct's field order. */
+swf_status swfw_residual_advance(swf_residual *residual, double sources, double out[6])
+{
+	swf_residual_counts counts;
+	swf_status status = swf_residual_advance(residual, (uint64_t)sources, &counts);
+
+	if (status != SWF_OK)
+		return status;
+	out[0] = (double)counts.sources;
+	out[1] = (double)counts.lost;
+	out[2] = (double)counts.packets;
+	out[3] = (double)counts.packets_lost;
+	out[4] = (double)counts.rebuilt;
+	out[5] = (double)counts.rebuilt_wrong;
+	return SWF_OK;
+}

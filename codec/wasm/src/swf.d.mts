@@ -58,6 +58,12 @@ export interface SwfModule {
   _swfw_channel_measure(
     config: Pointer, durationMs: number, rateMbps: number, packetBytes: number, out: Pointer, invalidField: Pointer,
   ): Status;
+
+  _swfw_residual_new(
+    k: number, z: number, packetMs: number, firstPacket: number, channel: Pointer, out: Pointer, invalidField: Pointer,
+  ): Status;
+  _swfw_residual_advance(residual: Pointer, sources: number, out: Pointer): Status;
+  _swf_residual_free(residual: Pointer): void;
 }
 
 declare const createSwfModule: (options?: SwfModuleOptions) => Promise<SwfModule>;

@@ -200,6 +200,67 @@ export interface Channel {
   free(): void;
 }
 
+/** The two ends of one FEC stream and the channel between them. */
+export interface FecPathConfig {
+  /** Bytes per symbol, 1..65535. */
+  symbolBytes: number;
+  /** S(k, z): a repair after every k sources, over the last z. */
+  k: number;
+  z: number;
+  channel: ChannelConfig;
+}
+
+/** An S(k, z) encoder, a decoder for its stream, and the channel between
+ * them: what a sender, a link and a receiver hold. */
+export interface FecPath {
+  readonly encoder: Encoder;
+  readonly decoder: Decoder;
+  readonly channel: Channel;
+  /** Releases all three. */
+  free(): void;
+}
+
+/** A residual-loss Monte-Carlo (swf_residual_config). */
+export interface ResidualStreamConfig {
+  /** S(k, z): a repair after every k sources (1..65535), over the last z
+   * (1..4095). */
+  k: number;
+  z: number;
+  /** Time between two packets on the wire, in ms, at least 0. */
+  packetMs: number;
+  /** Packet n of the stream is sent at (firstPacket + n) * packetMs: a
+   * stream that goes on where another's packets would end. Default 0. */
+  firstPacket?: number;
+  channel: ChannelConfig;
+}
+
+/** What became of a stretch of sources (swf_residual_counts). */
+export interface ResidualCounts {
+  /** Sources settled. */
+  sources: number;
+  /** Of those, neither received nor rebuilt. */
+  lost: number;
+  /** Packets on the wire, sources and repairs, sent meanwhile. */
+  packets: number;
+  /** Of those, dropped by the channel. */
+  packetsLost: number;
+  /** Sources the decoder rebuilt meanwhile, with the bytes sent. */
+  rebuilt: number;
+  /** Sources rebuilt with other bytes than those sent: 0 unless the decoder
+   * is wrong. */
+  rebuiltWrong: number;
+}
+
+/** One endless stream of S(k, z) through the encoder, the channel and the
+ * decoder, counted a stretch at a time, all inside WebAssembly. */
+export interface ResidualStream {
+  /** Settles `sources` more sources of the stream and says what became of
+   * them; the channel's state carries over from one stretch to the next. */
+  advance(sources: number): ResidualCounts;
+  /** Releases the stream's memory; later calls throw. */
+  free(): void;
+}
+
 /** libswf, loaded. Objects it creates must be released with free(). */
 export interface Swf {
   /** The GF(2^8) kernel in use: "simd128", or "scalar" without SIMD. */
@@ -213,6 +274,12 @@ export interface Swf {
   encoder(config: EncoderConfig): Encoder;
   decoder(config: DecoderConfig): Decoder;
   channel(config: ChannelConfig): Channel;
+  /** An encoder, a decoder and a channel for one stream; if one of them is
+   * refused, those already made are released before the error goes on. */
+  fecPath(config: FecPathConfig): FecPath;
+  /** The residual loss of S(k, z) over a channel, by Monte-Carlo: see
+   * swf_residual in swf.h. */
+  residualStream(config: ResidualStreamConfig): ResidualStream;
   /** Runs a fresh channel of this config (its seed included) for the
    * stream's duration and measures it: the same figures as swf-channel
    * stats for the same config and stream. */
@@ -269,6 +336,7 @@ const ALLOWED_VALUES: Record<string, string> = {
   jitterMs: 'a time from 0 to periodMs - durationMs',
   intervals: 'a list in time order, not overlapping, each with 0 <= startMs < endMs',
   tracePeriodMs: '0 (no repetition) or a time of at least the last endMs',
+  packetMs: 'a time from 0 to 1e12 ms',
   // A stream's fields, where a name is also a channel's.
   'stream.durationMs': 'a time above 0 ms, at most 1e12 ms',
   rateMbps: 'a rate above 0, at most 1e6 Mbit/s',
@@ -459,6 +527,29 @@ class WasmSwf implements Swf {
 
   channel(config: ChannelConfig): Channel {
     return new WasmChannel(this.#runtime, config);
+  }
+
+  fecPath({ symbolBytes, k, z, channel }: FecPathConfig): FecPath {
+    const made: { free(): void }[] = [];
+    const make = <T extends { free(): void }>(object: T): T => {
+      made.push(object);
+      return object;
+    };
+    try {
+      return {
+        encoder: make(this.encoder({ symbolBytes, k, z })),
+        decoder: make(this.decoder({ symbolBytes, maxWindow: z })),
+        channel: make(this.channel(channel)),
+        free: () => made.forEach((object) => object.free()),
+      };
+    } catch (error) {
+      made.forEach((object) => object.free());
+      throw error;
+    }
+  }
+
+  residualStream(config: ResidualStreamConfig): ResidualStream {
+    return new WasmResidualStream(this.#runtime, config);
   }
 
   measureChannel(config: ChannelConfig, stream: Stream): ChannelStats {
@@ -721,6 +812,50 @@ class WasmChannel implements Channel {
 
   free(): void {
     this.#runtime.wasm._swf_channel_free(this.#handle);
+    this.#handle = 0;
+  }
+}
+
+class WasmResidualStream implements ResidualStream {
+  readonly #runtime: Runtime;
+  #handle: number;
+
+  constructor(runtime: Runtime, config: ResidualStreamConfig) {
+    const settings = { firstPacket: 0, ...config };
+    const what = 'Invalid residual stream config';
+    for (const field of ['k', 'z'] as const) requireUint(settings[field], UINT32_MAX, 'field', field, what);
+    requireUint(settings.firstPacket, Number.MAX_SAFE_INTEGER, 'field', 'firstPacket', what);
+    this.#handle = withChannelConfig(runtime, config.channel, (channelPointer) => {
+      const status = runtime.wasm._swfw_residual_new(
+        settings.k, settings.z, settings.packetMs, settings.firstPacket, channelPointer, runtime.scratch,
+        runtime.scratch + 4,
+      );
+      runtime.checkConfig(status, 'residual stream', settings);
+      return runtime.scratchUint32(0);
+    });
+    this.#runtime = runtime;
+  }
+
+  advance(sources: number): ResidualCounts {
+    const context = 'ResidualStream.advance';
+    const handle = requireLive(this.#handle, 'residual stream', context);
+    requireUint(sources, Number.MAX_SAFE_INTEGER, 'argument', 'sources', context);
+    const runtime = this.#runtime;
+    runtime.check(runtime.wasm._swfw_residual_advance(handle, sources, runtime.scratchDoubles), context);
+    // In the order of swf_residual_counts, as swfw_residual_advance writes them.
+    const values = runtime.wasm.HEAPF64.subarray(runtime.scratchDoubles >>> 3);
+    return {
+      sources: values[0]!,
+      lost: values[1]!,
+      packets: values[2]!,
+      packetsLost: values[3]!,
+      rebuilt: values[4]!,
+      rebuiltWrong: values[5]!,
+    };
+  }
+
+  free(): void {
+    this.#runtime.wasm._swf_residual_free(this.#handle);
     this.#handle = 0;
   }
 }

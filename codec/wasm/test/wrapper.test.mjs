@@ -228,3 +228,61 @@ test('measureChannel names the invalid field of the channel or the stream', () =
   assertSwfError(() => swf.measureChannel(perfect, { ...stream, packetBytes: 1.5 }), SwfStatus.INVALID,
     'packetBytes');
 });
+
+test('residualStream counts the optical channel as the native build does (codec/tests/test_residual.c)', () => {
+  const stream = swf.residualStream({
+    k: 5, z: 100, packetMs: 1, channel: { kind: 'ge_time', seed: 1, p: 0.01, q: 0.167, stepMs: 10 },
+  });
+  try {
+    assert.deepEqual(stream.advance(100_000), {
+      sources: 100_000, lost: 5870, packets: 120_307, packetsLost: 7610, rebuilt: 476, rebuiltWrong: 0,
+    });
+  } finally {
+    stream.free();
+  }
+  assertSwfError(() => stream.advance(1), SwfStatus.INVALID, undefined);
+});
+
+test('residualStream goes on where the packets before firstPacket end, and refuses what libswf refuses', () => {
+  const channel = { kind: 'trace', intervals: [{ startMs: 0, endMs: 100 }] };
+  const packetsLost = (firstPacket) => {
+    const stream = swf.residualStream({ k: 10, z: 10, packetMs: 1, firstPacket, channel });
+    try {
+      return stream.advance(1000).packetsLost;
+    } finally {
+      stream.free();
+    }
+  };
+  assert.deepEqual([0, 95, 100].map(packetsLost), [100, 5, 0]);
+
+  const valid = { k: 2, z: 10, packetMs: 1, channel: { kind: 'perfect' } };
+  assertSwfError(() => swf.residualStream({ ...valid, k: 0 }), SwfStatus.INVALID, 'k');
+  assertSwfError(() => swf.residualStream({ ...valid, z: 4096 }), SwfStatus.INVALID, 'z');
+  assertSwfError(() => swf.residualStream({ ...valid, packetMs: -1 }), SwfStatus.INVALID, 'packetMs');
+  assertSwfError(() => swf.residualStream({ ...valid, firstPacket: 1.5 }), SwfStatus.INVALID, 'firstPacket');
+  assertSwfError(() => swf.residualStream({ ...valid, channel: { kind: 'bernoulli', seed: 1, loss: 2 } }),
+    SwfStatus.INVALID, 'loss');
+  const late = swf.residualStream({ ...valid, packetMs: 1e6, firstPacket: 1e6 });
+  try {
+    assertSwfError(() => late.advance(1), SwfStatus.RANGE, undefined);
+  } finally {
+    late.free();
+  }
+});
+
+test('fecPath makes an encoder, a decoder and a channel for one stream, or names the field refused', () => {
+  const path = swf.fecPath({ symbolBytes: 8, k: 1, z: 4, channel: { kind: 'perfect' } });
+  try {
+    const source = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
+    path.encoder.addSource(source);
+    const { id, symbol } = path.encoder.buildRepair();
+    assert.equal(path.channel.lost(0), false);
+    path.decoder.addRepair(id, symbol); // the source itself was lost
+    assert.deepEqual(path.decoder.takeRebuilt(), [{ esi: 0, symbol: source }]);
+  } finally {
+    path.free();
+  }
+  assertSwfError(() => path.decoder.stats(), SwfStatus.INVALID, undefined);
+  assertSwfError(() => swf.fecPath({ symbolBytes: 8, k: 1, z: 4, channel: { kind: 'outage', seed: 1, periodMs: 0, durationMs: 0 } }),
+    SwfStatus.INVALID, 'periodMs');
+});
