@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab import host, links, summary, tcp_stack, topology, tunnel
+from satlab import host, links, summary, tcp_congestion, tcp_stack, topology, tunnel
 from satlab.cross_traffic import Iperf3CrossTraffic
 from satlab.flows.base import Flow
 from satlab.flows.registry import TRANSPORTS
@@ -86,6 +86,9 @@ def preflight(scenario: Scenario) -> None:
     for index, group in enumerate(scenario.flows):
         if (problem := host.transport_problem(group.transport)) is not None:
             problems.append(f"flows.{index}.transport: {group.transport} cannot run on this host: {problem}")
+        elif group.transport == "tcp" and os.geteuid() == 0 and (
+                problem := tcp_congestion.load(group.cc, tcp_congestion.host_kernel())) is not None:
+            problems.append(f"flows.{index}.cc: {problem}")
     if scenario.cross_traffic and shutil.which("iperf3") is None:
         problems.append("cross_traffic: needs iperf3, which is not installed")
     for where, channel in scenario.channels():

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any
 
+from satlab import tcp_congestion
 from satlab.flows.registry import TRANSPORTS
 from satlab.tools import TOOLS_DIR
 
@@ -33,11 +34,6 @@ def has_netem() -> bool:
         return True
     return shutil.which("modinfo") is not None and subprocess.run(
         ["modinfo", "-n", "sch_netem"], capture_output=True).returncode == 0
-
-
-def congestion_controls() -> list[str]:
-    path = Path("/proc/sys/net/ipv4/tcp_available_congestion_control")
-    return path.read_text().split() if path.exists() else []
 
 
 def transport_problem(name: str) -> str | None:
@@ -73,13 +69,13 @@ def link_backend_problem(name: str) -> str | None:
 
 def capabilities() -> dict[str, Any]:
     """What this host offers, in the shape GET /api/capabilities returns."""
-    kernel_ccs = congestion_controls()
+    kernel = tcp_congestion.host_kernel()
     transports = []
     for info in TRANSPORTS.values():
-        ccs = [cc for cc in info.congestion_controls if info.name != "tcp" or cc in kernel_ccs]
+        ccs = kernel.runnable(info.congestion_controls) if info.name == "tcp" else info.congestion_controls
         problem = transport_problem(info.name)
         transports.append({"name": info.name, "display_name": info.display_name, "colour": info.colour,
-                           "available": problem is None, "problem": problem, "congestion_controls": ccs,
+                           "available": problem is None, "problem": problem, "congestion_controls": list(ccs),
                            "uploads": info.uploads, "durations": info.durations})
     return {
         "root": os.geteuid() == 0,
@@ -88,6 +84,8 @@ def capabilities() -> dict[str, Any]:
                            "problem": link_backend_problem(name)} for name in ("satlink", "netem")],
         "fec_tunnel": (TOOLS_DIR / "swf-tunnel").exists(),
         "cubic_hystart_parameter": HYSTART.exists(),
+        # Linux's TCP congestion controls: the kernel's now, loadable as modules, missing.
+        "tcp_congestion_controls": kernel.to_dict(),
         "transports": transports,
     }
 

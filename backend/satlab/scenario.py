@@ -26,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from satlab import tcp_congestion
 from satlab.flows.registry import TRANSPORTS
 
 MAX_SIZE_BYTES = 10 << 30  # a 10 GiB download takes over 2 hours at 12 Mbit/s
@@ -323,9 +324,15 @@ class FlowGroup(Strict):
     @classmethod
     def _cc_of_the_transport(cls, cc: str, info: ValidationInfo) -> str:
         transport = info.data.get("transport")
-        if transport is not None and cc not in TRANSPORTS[transport].congestion_controls:
-            raise ValueError(f"is not a congestion control of {transport}; "
-                             f"allowed: {', '.join(TRANSPORTS[transport].congestion_controls)}")
+        if transport is None:
+            return cc
+        known = TRANSPORTS[transport].congestion_controls
+        # Kernel TCP runs what this host's kernel has or can load (detected once per process).
+        allowed = tcp_congestion.host_kernel().runnable(known) if transport == "tcp" else known
+        if cc not in allowed:
+            reason = (tcp_congestion.host_kernel().problem(cc) if cc in known
+                      else f"is not a congestion control of {transport}")
+            raise ValueError(f"{reason}; allowed: {', '.join(allowed)}")
         return cc
 
     @field_validator("hystart")

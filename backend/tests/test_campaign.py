@@ -64,12 +64,12 @@ def test_expand_without_a_matrix_gives_one_configuration():
 
 
 def test_expand_rejects_an_invalid_value_naming_the_matrix_entry():
-    data = {**CAMPAIGN, "matrix": {"flows.0.cc": ["cubic", "westwood"]}}
+    data = {**CAMPAIGN, "matrix": {"flows.0.cc": ["cubic", "tahoe"]}}
     with pytest.raises(ScenarioError) as error:
         expand_dict(data)
-    assert error.value.problems == [
-        "matrix.flows.0.cc: configuration 1 (flows.0.cc=westwood): is not a congestion control of tcp; "
-        "allowed: cubic, bbr, reno (got 'westwood')"]
+    (problem,) = error.value.problems
+    assert problem.startswith("matrix.flows.0.cc: configuration 1 (flows.0.cc=tahoe): is not a congestion control "
+                              "of tcp; allowed: cubic, bbr, reno")
 
 
 def test_expand_rejects_an_invalid_combination_only():

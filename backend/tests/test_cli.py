@@ -25,7 +25,7 @@ def satlab_namespaces() -> set[str]:
 BAD = [
     (["--set", "path.forward.rate_mbps=0"], "path.forward.rate_mbps"),
     (["--set", "path.return.delay_ms=-5"], "path.return.delay_ms"),
-    (["--set", "flows.0.cc=westwood"], "flows.0.cc: is not a congestion control of tcp"),
+    (["--set", "flows.0.cc=tahoe"], "flows.0.cc: is not a congestion control of tcp"),
     (["--set", "tunnel.k=200", "--set", "tunnel.z=100"], "tunnel: k must be <= z"),
     (["--set", "flows.0.size_bytes=99999999999999"], "flows.0.size_bytes"),
     (["--set", "path.forward.speed=3"], "path.forward.speed: is not a known field"),
@@ -101,6 +101,7 @@ def test_doctor_lists_the_host_capabilities():
     done = subprocess.run(SATLAB + ["doctor"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0
     assert "link_backends:" in done.stdout and "transports:" in done.stdout
+    assert 'tcp_congestion_controls: {"available": ' in done.stdout
 
 
 def write_campaign(tmp_path: Path, **changes) -> Path:
@@ -113,10 +114,10 @@ def write_campaign(tmp_path: Path, **changes) -> Path:
 
 
 def test_campaign_with_a_bad_matrix_exits_2_naming_the_entry(tmp_path):
-    file = write_campaign(tmp_path, matrix={"flows.0.cc": ["cubic", "westwood"]})
+    file = write_campaign(tmp_path, matrix={"flows.0.cc": ["cubic", "tahoe"]})
     done = subprocess.run(SATLAB + ["campaign", str(file)], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
-    assert "flows.0.cc=westwood" in done.stderr
+    assert "flows.0.cc=tahoe" in done.stderr
 
 
 @pytest.mark.needs_root

@@ -11,6 +11,8 @@ import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from satlab.tcp_congestion import LINUX_TCP_CONGESTION_CONTROLS
+
 if TYPE_CHECKING:
     from satlab.flows.base import Flow
 
@@ -35,7 +37,8 @@ class TransportInfo:
 
 
 TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
-    TransportInfo("tcp", "Linux TCP (iperf3)", "#1f77b4", ("cubic", "bbr", "reno"),
+    # Linux's every one: a scenario's is checked against what the host's kernel runs (satlab.tcp_congestion).
+    TransportInfo("tcp", "Linux TCP (iperf3)", "#1f77b4", LINUX_TCP_CONGESTION_CONTROLS,
                   "satlab.flows.tcp_iperf3:Iperf3Flow"),
     TransportInfo("quic-picoquic", "QUIC picoquic", "#d62728",
                   ("bbr1", "bbr", "cubic", "newreno", "dcubic", "fast", "prague", "c4"),

@@ -27,7 +27,7 @@ def wait_for_end(client, campaign_id):
 
 
 BAD = [
-    (campaign(matrix={"flows.0.cc": ["cubic", "westwood"]}), "westwood"),
+    (campaign(matrix={"flows.0.cc": ["cubic", "tahoe"]}), "tahoe"),
     (campaign(iterations=0), "iterations"),
     (campaign(scenario="../backend/pyproject"), "scenario"),
     (campaign(scenario="/etc/passwd"), "scenario"),

@@ -70,7 +70,7 @@ CAMPAIGN = {"name": "odd", "scenario": "geo-ideal", "set": {"flows.0.size_bytes"
 CAMPAIGN_BODIES = [
     ({**CAMPAIGN, "set": {"flows.².cc": "bbr"}}, ["set", "flows", "²", "cc"]),
     ({**CAMPAIGN, "set": {"flows.9.cc": "bbr"}}, ["set", "flows", "9", "cc"]),
-    ({**CAMPAIGN, "matrix": {"flows.0.cc": ["cubic", "westwood"]}}, ["matrix", "flows", "0", "cc"]),
+    ({**CAMPAIGN, "matrix": {"flows.0.cc": ["cubic", "tahoe"]}}, ["matrix", "flows", "0", "cc"]),
     ({**CAMPAIGN, "matrix": {"flows.0.hystart": [True]}}, ["matrix", "flows", "0", "hystart"]),
     ({**CAMPAIGN, "iterations": "3"}, ["iterations"]),
     ({**CAMPAIGN, "scenario": "a" * 5000}, ["scenario"]),
@@ -78,7 +78,7 @@ CAMPAIGN_BODIES = [
     ({**CAMPAIGN, "set": {".".join(["a"] * 100_000): 1}}, None),
     ({**CAMPAIGN, "matrix": {"a" * 100_000: [1]}}, ["matrix"]),
     ({**CAMPAIGN, "set_": {}}, ["set_"]),
-    ({**CAMPAIGN, "scenario": {**GEO_IDEAL, "flows": [{**GEO_IDEAL["flows"][0], "cc": "westwood"}]}},
+    ({**CAMPAIGN, "scenario": {**GEO_IDEAL, "flows": [{**GEO_IDEAL["flows"][0], "cc": "tahoe"}]}},
      ["scenario", "flows", "0", "cc"]),
 ]
 

@@ -1,5 +1,7 @@
 """/api/labs, /api/capabilities, the OpenAPI document and the frontend at /."""
 
+from pathlib import Path
+
 import pytest
 
 from satlab import host
@@ -39,7 +41,12 @@ def test_get_capabilities_says_why_something_is_unavailable(client):
         assert "sch_netem" in backends["netem"]["problem"]
     transports = {transport["name"]: transport for transport in capabilities["transports"]}
     assert "bbr1" in transports["quic-picoquic"]["congestion_controls"]
-    assert set(transports["tcp"]["congestion_controls"]) <= set(host.congestion_controls())
+    # TCP offers what the kernel has now or can load, and says what it has not.
+    kernel = capabilities["tcp_congestion_controls"]
+    available = Path("/proc/sys/net/ipv4/tcp_available_congestion_control").read_text().split()
+    assert kernel["available"] == available
+    assert set(transports["tcp"]["congestion_controls"]) == set(kernel["available"] + kernel["loadable"])
+    assert set(kernel["missing"]).isdisjoint(transports["tcp"]["congestion_controls"])
     assert "ge-time" in capabilities["channel_models"]
 
 

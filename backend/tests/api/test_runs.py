@@ -15,7 +15,7 @@ BAD = [
     ({"lab": "geo-ideal", "set": ["path.forward.rate_mbps=fast"]}, ["path", "forward", "rate_mbps"]),
     ({"lab": "geo-ideal", "set": ["path.return.delay_ms=-5"]}, ["path", "return", "delay_ms"]),
     ({"lab": "geo-ideal", "set": ["path.forward.rate_mbps=0"]}, ["path", "forward", "rate_mbps"]),
-    ({"lab": "geo-ideal", "set": ["flows.0.cc=westwood"]}, ["flows", "0", "cc"]),
+    ({"lab": "geo-ideal", "set": ["flows.0.cc=tahoe"]}, ["flows", "0", "cc"]),
     ({"lab": "geo-ideal", "set": ["tunnel.k=200", "tunnel.z=100"]}, ["tunnel"]),
     ({"lab": "geo-ideal", "set": ["flows.0.size_bytes=99999999999999"]}, ["flows", "0", "size_bytes"]),
     ({"lab": "geo-ideal", "set": ["path.forward.speed=3"]}, ["path", "forward", "speed"]),
