@@ -1,1 +1,1 @@
-export { ChannelLab } from './components/channel-lab';
+export { ChannelLab, channelLabSettings, type ChannelLabSettings } from './components/channel-lab';

@@ -1,1 +1,1 @@
-export { FecLab } from './components/fec-lab';
+export { FecLab, fecLabSettings, type FecLabSettings } from './components/fec-lab';

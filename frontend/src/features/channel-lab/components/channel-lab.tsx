@@ -19,7 +19,7 @@ import { formatCount, formatPercent } from '../logic/format';
 import { channelGlossary } from '../logic/glossary';
 import { type BurstBin, burstHistogram, lossRate, sampleLosses } from '../logic/loss-pattern';
 import { type ResidualCurveRequest, type ResidualPoint, parseKs } from '../logic/residual-curve';
-import { convergenceNote } from '../logic/convergence';
+import { convergenceNote, samplingNote } from '../logic/convergence';
 import { residualEstimate } from '../logic/residual-interval';
 import { BurstHistogram } from './burst-histogram';
 import { ChannelStatsPanel } from './channel-stats';
@@ -29,6 +29,8 @@ import { ResidualChart } from './residual-chart';
 export interface ChannelLabProps {
   /** The loaded WebAssembly codec. */
   codec: Codec;
+  /** Settings that replace the defaults, for a lab embedded in a lab sheet: its state then stays out of the address. */
+  preset?: Partial<ChannelLabSettings>;
 }
 
 const opticalPreset = channelPresets.find((preset) => preset.id === 'optical')?.params ?? {};
@@ -63,6 +65,10 @@ interface LossPattern {
 }
 
 const choices = { kind: Object.keys(channelKindLabels) };
+
+/** Every setting of the lab, its default (which gives its type) and the values a choice allows: what a preset may set. */
+export const channelLabSettings = { defaults, choices };
+export type ChannelLabSettings = State;
 const page = { lab: 'channel' };
 /** The redundancy settings of the studies behind satlab, marked in the results. */
 const studiedKs = [2, 5, 10];
@@ -89,8 +95,8 @@ function settingProblems(state: State): Partial<Record<keyof State, string[]>> {
  * the measured loss rate, and the residual loss after S(k,z) for a range of k, by Monte-Carlo with
  * the WebAssembly codec in a Web Worker.
  */
-export function ChannelLab({ codec }: ChannelLabProps) {
-  const [state, update] = useUrlState(defaults, choices, page);
+export function ChannelLab({ codec, preset }: ChannelLabProps) {
+  const [state, update] = useUrlState(defaults, choices, page, preset);
   const id = useId();
   const problems = settingProblems(state);
   const refused = hasProblems(problems);
@@ -193,7 +199,7 @@ export function ChannelLab({ codec }: ChannelLabProps) {
                           ? `Done: ${state.sources.toLocaleString('en')} source packets per k`
                           : ''}
                     {curve.packetsPerSecond > 0 &&
-                      ` · ${Math.round(curve.packetsPerSecond).toLocaleString('en')} packets/s through encoder, channel and decoder, in a Web Worker`}
+                      ` · ${Math.round(curve.packetsPerSecond).toLocaleString('en')} packets/s through encoder, channel and decoder, in ${workersText(curve.workers)}`}
                   </p>
                   {curve.status === 'computing' && (
                     <button type="button" onClick={curve.stop}>
@@ -202,7 +208,12 @@ export function ChannelLab({ codec }: ChannelLabProps) {
                   )}
                 </div>
                 <ResidualChart points={curve.points} z={state.z} sources={state.sources} />
-                {counted.most > 0 && <p className="convergence-note">{convergenceNote(curve.points, curve.status !== 'computing')}</p>}
+                {counted.most > 0 && (
+                  <p className="convergence-note">
+                    {convergenceNote(curve.points, curve.status !== 'computing')}{' '}
+                    {samplingNote(curve.workers, 'seed' in request.channel ? request.channel.seed : undefined)}
+                  </p>
+                )}
               </section>
             </div>
             <section className="panel" aria-labelledby={`${id}-table`}>
@@ -215,6 +226,8 @@ export function ChannelLab({ codec }: ChannelLabProps) {
     </div>
   );
 }
+
+const workersText = (workers: number) => (workers === 1 ? 'a Web Worker' : `${workers} Web Workers`);
 
 /** countedText says how many sources per k are counted: "12,500 of 50,000", or "0–312,500 of …" while the ks differ. */
 function countedText({ least, most }: { least: number; most: number }, sources: number): string {

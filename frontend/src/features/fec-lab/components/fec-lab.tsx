@@ -19,6 +19,8 @@ import { TransportControls } from './transport-controls';
 export interface FecLabProps {
   /** The loaded WebAssembly codec. */
   codec: Codec;
+  /** Settings that replace the defaults, for a lab embedded in a lab sheet: its state then stays out of the address. */
+  preset?: Partial<FecLabSettings>;
 }
 
 type PayloadKind = 'text' | 'image';
@@ -41,6 +43,10 @@ const defaults = {
 type RunSettings = Omit<typeof defaults, 'speed'>;
 
 const choices = { kind: Object.keys(channelKindLabels), payload: ['text', 'image'] };
+
+/** Every setting of the lab, its default (which gives its type) and the values a choice allows: what a preset may set. */
+export const fecLabSettings = { defaults, choices };
+export type FecLabSettings = typeof defaults;
 const page = { lab: 'fec' };
 const image = sampleImage();
 /** One row of the sample image per symbol: a lost symbol is a lost row. */
@@ -50,8 +56,8 @@ const imageSymbolBytes = image.width * 3;
  * FecLab sends a text or an image through the real sliding-window codec in WebAssembly, packet by
  * packet, and shows the time line, the receiver, the decoder's equations and the counters.
  */
-export function FecLab({ codec }: FecLabProps) {
-  const [state, update] = useUrlState(defaults, choices, page);
+export function FecLab({ codec, preset }: FecLabProps) {
+  const [state, update] = useUrlState(defaults, choices, page, preset);
   const id = useId();
   // A new run starts when a setting it depends on changes.
   const { speed, ...runSettings } = state;
