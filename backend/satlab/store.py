@@ -179,6 +179,15 @@ MIGRATIONS: tuple[str, ...] = (
         value_json TEXT NOT NULL
     );
     """,
+    # Quotas the instructor set while the server ran (PUT /api/class/quotas):
+    # each replaces its SATLAB_LIMIT_<NAME> value, within its ceiling.
+    """
+    CREATE TABLE quotas (
+        name TEXT PRIMARY KEY,
+        value INTEGER NOT NULL CHECK (value >= 0),
+        set_at REAL NOT NULL
+    );
+    """,
 )
 
 RUN_STATUSES = ("queued", "running", "done", "failed", "cancelled")
@@ -712,6 +721,22 @@ class Store:
             rows = db.execute("SELECT * FROM audit ORDER BY audit_id DESC LIMIT ? OFFSET ?",
                               (limit, offset)).fetchall()
         return [_row(row) for row in rows], count
+
+    def quotas(self) -> dict[str, int]:
+        """The quotas the instructor set, by name."""
+        with self._read() as db:
+            return {row[0]: row[1] for row in db.execute("SELECT name, value FROM quotas")}
+
+    def set_quotas(self, values: dict[str, int | None]) -> None:
+        """Set each quota of values; None forgets one (its environment's value applies again)."""
+        with self._write() as db:
+            for name, value in values.items():
+                if value is None:
+                    db.execute("DELETE FROM quotas WHERE name = ?", (name,))
+                else:
+                    db.execute("INSERT INTO quotas (name, value, set_at) VALUES (?, ?, ?) ON CONFLICT (name) "
+                               "DO UPDATE SET value = excluded.value, set_at = excluded.set_at",
+                               (name, value, time.time()))
 
     def get_state(self, key: str) -> Any:
         with self._read() as db:

@@ -5,7 +5,8 @@
   (argon2-cffi); they see and control everything.
 - Students sign in with the class code the instructor shows, and a name; they
   run the presets the instructor enabled, within the quotas of
-  satlab.settings.Limits, and see their own runs and those shared with the class.
+  satlab.settings.Limits (the instructor may change them, up to their
+  ceilings), and see their own runs and those shared with the class.
 - Nobody else gets anything but the sign-in routes: 401, with a sentence.
 - A server bound to loopback without a token needs no sign-in (open access):
   whoever reaches it acts as the instructor.
@@ -18,6 +19,7 @@ address (limits).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import threading
@@ -31,7 +33,7 @@ from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from satlab.settings import Settings
+from satlab.settings import Limits, Settings
 from satlab.store import Store
 
 log = logging.getLogger("satlab")
@@ -78,7 +80,9 @@ class Auth:
 
     def __init__(self, store: Store, settings: Settings):
         self.store = store
-        self.limits = settings.limits
+        self._environment_limits, self.ceilings = settings.limits, settings.ceilings
+        # What every check reads: the environment's limits with the quotas the instructor set.
+        self.limits = self._with_quotas(store.quotas())
         # OWASP's Argon2id minimum (19 MiB, 2 passes, 1 lane): a sign-in costs ~0.1 s of one core, not
         # the library default's 64 MiB on 4 lanes, which a rate-limited guesser could still turn into load.
         self._hasher = argon2.PasswordHasher(time_cost=2, memory_cost=19 * 1024, parallelism=1)
@@ -192,3 +196,29 @@ class Auth:
 
     def set_enabled_labs(self, labs: list[str] | None) -> None:
         self.store.set_state("enabled_labs", labs)
+
+    # -- the quotas --------------------------------------------------------------
+
+    def _with_quotas(self, quotas: dict[str, int]) -> Limits:
+        """The environment's limits with the quotas set, each within its
+        ceiling (which the environment may have lowered since)."""
+        return dataclasses.replace(self._environment_limits, **{
+            name: min(value, self.ceilings[name]) for name, value in quotas.items() if name in self.ceilings})
+
+    def quotas(self) -> list[dict[str, Any]]:
+        """Each quota: its value now, the environment's (default) and its ceiling."""
+        return [{**limit, "default": getattr(self._environment_limits, limit["name"]),
+                 "ceiling": self.ceilings[limit["name"]]}
+                for limit in self.limits.table() if limit["name"] in self.ceilings]
+
+    def set_quotas(self, values: dict[str, int]) -> dict[str, tuple[int, int]]:
+        """Set quotas (each within its ceiling: the caller checks); those back
+        at the environment's value are forgotten, so that a later change of
+        the environment applies to them. What changed: name -> (old, new)."""
+        with self.quota_lock:  # one change at a time, and none in the middle of a student's start
+            changes = {name: (getattr(self.limits, name), value) for name, value in values.items()
+                       if getattr(self.limits, name) != value}
+            self.store.set_quotas({name: None if new == getattr(self._environment_limits, name) else new
+                                   for name, (_, new) in changes.items()})
+            self.limits = self._with_quotas(self.store.quotas())
+        return changes

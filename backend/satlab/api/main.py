@@ -45,9 +45,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if app.state.auth.issued_token is not None:
             log.warning("satlab: the instructor's token, shown this once (only its hash is kept): %s",
                         app.state.auth.issued_token)
-        if pruned := store.prune_samples(time.time() - settings.limits.retention_days * 86400):
+        retention_days = app.state.auth.limits.retention_days
+        if pruned := store.prune_samples(time.time() - retention_days * 86400):
             log.info("satlab: dropped the samples of %d runs finished more than %d days ago (retention_days)",
-                     pruned, settings.limits.retention_days)
+                     pruned, retention_days)
         if app.state.auth.open_access:
             log.warning("satlab: no sign-in: no instructor token is set and the server is bound to loopback, "
                         "so whoever reaches it acts as the instructor")
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     add_docs(app, "/api/docs")
     document_inputs(app)
+    admin.document_ceilings(app, settings.ceilings)
     # The built script is ~400 kB and sample lists are large: both shrink 3-5 times.
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     # Outermost last: the Host allow-list first (DNS rebinding), then cross-site

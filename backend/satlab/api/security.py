@@ -76,7 +76,8 @@ class SameOrigin:
 
 class Audit:
     """Records after the response; routes name who asked by setting
-    scope["state"]["principal"] (deps.current_principal does)."""
+    scope["state"]["principal"] (deps.current_principal does), and may say
+    what changed in scope["state"]["audit_detail"]."""
 
     def __init__(self, app: ASGIApp, store: Any):
         self.app = app
@@ -102,8 +103,10 @@ class Audit:
             if 200 <= code < 300 or (sign_in and code != status.HTTP_429_TOO_MANY_REQUESTS):
                 principal = state.get("principal")
                 store: Store = self.store()
+                detail = state.get("audit_detail")
                 store.add_audit(principal.actor if principal is not None else "anonymous",
-                                f"{scope['method']} {scope['path']}", code, client_address(scope))
+                                f"{scope['method']} {scope['path']}" + (f": {detail}" if detail else ""), code,
+                                client_address(scope))
 
 
 class StreamCounter:

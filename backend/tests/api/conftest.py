@@ -1,3 +1,4 @@
+import dataclasses
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -8,6 +9,8 @@ from satlab import topology
 from satlab.api.main import create_app
 from satlab.settings import Settings
 from tests.conftest import LABS
+
+TOKEN = "a-token-for-tests-only"
 
 
 def satlab_namespaces() -> set[str]:
@@ -26,3 +29,32 @@ def settings(tmp_path: Path) -> Settings:
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings)) as client:
         yield client
+
+
+@pytest.fixture
+def classroom(settings: Settings) -> Settings:
+    """A server for a class: sign-in required, runs queue and never start."""
+    return dataclasses.replace(settings, instructor_token=TOKEN, open_access=False, max_concurrent_runs=0,
+                               allowed_hosts=("testserver",))
+
+
+@pytest.fixture
+def app_client(classroom: Settings) -> Iterator[TestClient]:
+    """Anonymous; `join` gives more clients of the same app."""
+    with TestClient(create_app(classroom)) as client:
+        yield client
+
+
+def join(app_client: TestClient, who: str) -> TestClient:
+    client = TestClient(app_client.app)
+    if who == "instructor":
+        response = client.post("/api/auth/instructor", json={"token": TOKEN})
+    else:
+        code = app_client.app.state.auth.class_code  # what the instructor's page shows
+        response = client.post("/api/auth/student", json={"class_code": code.lower(), "name": who})
+    assert response.status_code == 200, response.text
+    return client
+
+
+def instructor(app_client: TestClient) -> TestClient:
+    return join(app_client, "instructor")

@@ -10,7 +10,6 @@ import os
 import pkgutil
 import re
 import subprocess
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -28,12 +27,12 @@ from satlab.api.deps import StreamSlot
 from satlab.api.main import create_app
 from satlab.api.routes import campaigns, host, runs
 from satlab.cli import main as satlab_main
-from satlab.settings import Limits, Settings
+from satlab.settings import Limits
 from satlab.store import Store
 from satlab.wait import wait_until
+from tests.api.conftest import TOKEN, instructor, join
 from tests.test_serve import SATLAB, free_port
 
-TOKEN = "a-token-for-tests-only"
 SMALL_RUN = {"lab": "geo-ideal", "set": ["flows.0.size_bytes=100000"]}
 FOREIGN = "http://evil.example"
 # Routes any signed-in user may call (the rest is the instructor's alone).
@@ -47,35 +46,6 @@ STUDENT_ROUTES = {("GET", "/api/runs"), ("POST", "/api/runs"), ("GET", "/api/run
                   ("POST", "/api/channels/stats"), ("GET", "/api/studies"), ("GET", "/api/studies/{study_id}"),
                   ("GET", "/api/studies/{study_id}/runs"), ("GET", "/api/studies/{study_id}/report"),
                   ("GET", "/api/studies/{study_id}/report.csv")}
-
-
-@pytest.fixture
-def classroom(settings: Settings) -> Settings:
-    """A server for a class: sign-in required, runs queue and never start."""
-    return dataclasses.replace(settings, instructor_token=TOKEN, open_access=False, max_concurrent_runs=0,
-                               allowed_hosts=("testserver",))
-
-
-@pytest.fixture
-def app_client(classroom: Settings) -> Iterator[TestClient]:
-    """Anonymous; `join` gives more clients of the same app."""
-    with TestClient(create_app(classroom)) as client:
-        yield client
-
-
-def join(app_client: TestClient, who: str) -> TestClient:
-    client = TestClient(app_client.app)
-    if who == "instructor":
-        response = client.post("/api/auth/instructor", json={"token": TOKEN})
-    else:
-        code = app_client.app.state.auth.class_code  # what the instructor's page shows
-        response = client.post("/api/auth/student", json={"class_code": code.lower(), "name": who})
-    assert response.status_code == 200, response.text
-    return client
-
-
-def instructor(app_client: TestClient) -> TestClient:
-    return join(app_client, "instructor")
 
 
 def routes(app_client: TestClient) -> list[tuple[str, str]]:

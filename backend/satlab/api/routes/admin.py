@@ -1,17 +1,18 @@
 """The instructor's desk: the class code, the students, the presets they may
-run, the audit trail, the database's size and retention; and the limits,
-which every signed-in user may read."""
+run, their quotas, the audit trail, the database's size and retention; and
+the limits, which every signed-in user may read."""
 
 from __future__ import annotations
 
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from satlab.api.deps import AuthDep, InstructorDep, SettingsDep, StoreDep, UserDep
 from satlab.labs import list_labs
+from satlab.settings import CEILING_PREFIX, Limits
 
 router = APIRouter(tags=["class"])
 
@@ -29,18 +30,84 @@ class Limit(BaseModel):
     description: str
 
 
+class Quota(Limit):
+    default: int = Field(description="Its value until the instructor changes it: SATLAB_LIMIT_<NAME>, else the "
+                                     "table's.")
+    ceiling: int = Field(description="The most the instructor may set: SATLAB_CEILING_<NAME>, else the table's.")
+
+
+_DESCRIPTIONS = {limit["name"]: limit["description"] for limit in Limits().table()}
+
+
+def _quota(name: str) -> Any:
+    return Field(ge=0, description=_DESCRIPTIONS[name])
+
+
+class ClassQuotas(BaseModel):
+    """Every quota of Limits.ceilings(): the instructor's form sends what it
+    shows. Each one's maximum is its ceiling, which the environment sets:
+    document_ceilings writes it in."""
+    model_config = ConfigDict(extra="forbid")
+    student_concurrent_runs: int = _quota("student_concurrent_runs")
+    student_runs_per_hour: int = _quota("student_runs_per_hour")
+    student_flow_bytes: int = _quota("student_flow_bytes")
+    student_flow_duration_s: int = _quota("student_flow_duration_s")
+    student_cross_traffic_mbps: int = _quota("student_cross_traffic_mbps")
+    student_iterations: int = _quota("student_iterations")
+    student_campaigns: int = _quota("student_campaigns")
+    retention_days: int = _quota("retention_days")
+
+
+def document_ceilings(app: FastAPI, ceilings: dict[str, int]) -> None:
+    """Each quota's ceiling as its maximum in app's OpenAPI document, where
+    the instructor's form reads its limits as every form does."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            properties = generate()["components"]["schemas"]["ClassQuotas"]["properties"]
+            for name, ceiling in ceilings.items():
+                properties[name]["maximum"] = ceiling
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
+
+
 @router.get("/limits", response_model=list[Limit])
-def get_limits(settings: SettingsDep, _: UserDep) -> list[dict[str, Any]]:
-    """Every quota and limit the server enforces (SATLAB_LIMIT_<NAME> sets one)."""
-    return settings.limits.table()
+def get_limits(auth: AuthDep, _: UserDep) -> list[dict[str, Any]]:
+    """Every quota and limit the server enforces now (SATLAB_LIMIT_<NAME> sets one; the instructor, a quota)."""
+    return auth.limits.table()
 
 
 @router.get("/class")
-def get_class(auth: AuthDep, store: StoreDep, settings: SettingsDep, _: InstructorDep) -> dict[str, Any]:
+def get_class(auth: AuthDep, store: StoreDep, _: InstructorDep) -> dict[str, Any]:
     """What the instructor shows and watches: the class code, the students, the enabled presets, the storage."""
     return {"class_code": auth.class_code, "enabled_labs": auth.enabled_labs, "students": store.list_students(),
-            "database_bytes": store.database_bytes(), "max_database_bytes": settings.limits.max_database_bytes,
-            "retention_days": settings.limits.retention_days}
+            "database_bytes": store.database_bytes(), "max_database_bytes": auth.limits.max_database_bytes,
+            "retention_days": auth.limits.retention_days}
+
+
+@router.get("/class/quotas", response_model=list[Quota])
+def get_quotas(auth: AuthDep, _: InstructorDep) -> list[dict[str, Any]]:
+    """The quotas the instructor may change: each one's value now, its default and its ceiling."""
+    return auth.quotas()
+
+
+@router.put("/class/quotas", response_model=list[Quota])
+def set_quotas(body: ClassQuotas, request: Request, auth: AuthDep, _: InstructorDep) -> list[dict[str, Any]]:
+    """Set every quota, each from 0 to its ceiling; new requests follow them at once (runs under
+    way keep going). A quota above its ceiling is a 422 naming both, and nothing changes."""
+    values: dict[str, int] = body.model_dump()
+    problems = [{"loc": ["body", name], "type": "ceiling",
+                 "msg": f"{name}: {value} is more than its ceiling, {auth.ceilings[name]} "
+                        f"({CEILING_PREFIX}{name.upper()}, set where the server runs)"}
+                for name, value in values.items() if value > auth.ceilings[name]]
+    if problems:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=problems)
+    changes = auth.set_quotas(values)
+    request.state.audit_detail = ", ".join(f"{name} {old} -> {new}" for name, (old, new) in changes.items()) \
+        or "no change"
+    return auth.quotas()
 
 
 @router.post("/class/code")
@@ -71,7 +138,7 @@ def get_audit(store: StoreDep, _: InstructorDep, limit: Annotated[int, Query(ge=
 
 
 @router.post("/storage/prune")
-def prune(store: StoreDep, settings: SettingsDep, _: InstructorDep) -> dict[str, int]:
+def prune(store: StoreDep, auth: AuthDep, _: InstructorDep) -> dict[str, int]:
     """Drop the samples of runs finished more than retention_days ago (their summaries stay)."""
-    pruned = store.prune_samples(time.time() - settings.limits.retention_days * DAY_S)
+    pruned = store.prune_samples(time.time() - auth.limits.retention_days * DAY_S)
     return {"pruned_runs": pruned, "database_bytes": store.database_bytes()}
