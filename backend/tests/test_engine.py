@@ -70,8 +70,29 @@ def test_run_latecomer_flows_over_a_lossy_lan():
     assert first_sample_of[2] >= 3 > first_sample_of[0]
     iteration = result.iterations[0]
     assert 0 < iteration["jain_index"] <= 1
+    assert [flow["latecomer"] for flow in result.flows] == [False, False, True]
     lan = iteration["lan"]
     assert lan["forward"]["drops_channel"] + lan["return"]["drops_channel"] > 0
+
+
+def test_run_an_upload_beside_a_download_on_the_thin_return_link():
+    # 12/3 Mbit/s GEO: the upload fills the 3 Mbit/s return link, where the download's ACKs queue behind it.
+    scenario = load(LABS / "geo-ideal.yaml", [
+        "flows.0.size_bytes=3000000",
+        "flows.1={transport: tcp, cc: cubic, duration_s: 10, direction: upload}"])
+    result = engine.run(scenario)
+    assert result.status == "done", result.error
+    download, upload = result.flows
+    assert (download["direction"], upload["direction"]) == ("download", "upload")
+    assert (download["bottleneck_mbps"], upload["bottleneck_mbps"]) == (12.0, 3.0)
+    assert download["bytes"] >= 3_000_000
+    assert 1.0 < upload["goodput_mbps"] < 3.0
+    assert 0.3 < upload["link_utilisation_ratio"] < 1.0
+    # 500 ms of propagation, plus up to 600 ms of return queue (1.2 BDP at 3 Mbit/s) behind the upload.
+    assert download["mean_rtt_ms"] > 650 and download["startup_mean_rtt_ms"] > 600
+    assert download["short_beside_long"] and not upload["short_beside_long"]
+    assert not download["latecomer"] and not upload["latecomer"]  # each alone in its direction
+    assert namespaces_of(result.run_id) == []
 
 
 def test_run_cancelled_while_running_leaves_no_namespace():
