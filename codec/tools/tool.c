@@ -131,36 +131,49 @@ static bool has_word(const char *list, const char *word)
 	return false;
 }
 
-/* read_trace loads "start_ms end_ms" lines ('#' starts a comment). */
-static void read_trace(const char *option, const char *path, swf_channel_config *config)
+number_pair *read_pairs(const char *option, const char *path, const char *form, size_t *count)
 {
 	FILE *file = fopen(path, "r");
 	if (file == NULL)
 		fail_errno("%s: open trace file %s", option, path);
-	swf_loss_interval *intervals = NULL;
-	size_t count = 0, capacity = 0;
+	number_pair *pairs = NULL;
+	size_t capacity = 0;
+	*count = 0;
 	char line[256];
 	for (unsigned number = 1; fgets(line, sizeof line, file) != NULL; number++) {
 		char *hash = strchr(line, '#');
 		if (hash != NULL)
 			*hash = '\0';
-		double start, end;
+		double first, second;
 		char extra;
-		int fields = sscanf(line, "%lf %lf %c", &start, &end, &extra);
+		int fields = sscanf(line, "%lf %lf %c", &first, &second, &extra);
 		if (fields == EOF)
 			continue;
 		if (fields != 2)
-			usage_fail("%s: %s line %u must be \"start_ms end_ms\"", option, path,
-				   number);
-		if (count == capacity) {
+			usage_fail("%s: %s line %u must be \"%s\"", option, path, number, form);
+		if (*count == capacity) {
 			capacity = capacity ? 2 * capacity : 64;
-			intervals = realloc(intervals, capacity * sizeof *intervals);
-			if (intervals == NULL)
+			pairs = realloc(pairs, capacity * sizeof *pairs);
+			if (pairs == NULL)
 				fail("out of memory reading %s", path);
 		}
-		intervals[count++] = (swf_loss_interval){start, end};
+		pairs[(*count)++] = (number_pair){first, second};
 	}
 	fclose(file);
+	return pairs;
+}
+
+/* read_trace loads a loss trace: "start_ms end_ms" lines. */
+static void read_trace(const char *option, const char *path, swf_channel_config *config)
+{
+	size_t count;
+	number_pair *pairs = read_pairs(option, path, "start_ms end_ms", &count);
+	swf_loss_interval *intervals = count ? malloc(count * sizeof *intervals) : NULL;
+	if (count && intervals == NULL)
+		fail("out of memory reading %s", path);
+	for (size_t i = 0; i < count; i++)
+		intervals[i] = (swf_loss_interval){pairs[i].first, pairs[i].second};
+	free(pairs);
 	config->intervals = intervals;
 	config->interval_count = count;
 }

@@ -7,6 +7,7 @@
 #define TOOL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "swf.h"
@@ -29,6 +30,16 @@ _Noreturn void fail_errno(const char *fmt, ...) __attribute__((format(printf, 1,
 double parse_double(const char *option, const char *text, double min, bool min_inclusive,
 		    double max);
 uint64_t parse_uint(const char *option, const char *text, uint64_t min, uint64_t max);
+
+/* read_pairs loads a trace file of lines of two numbers ('#' starts a
+ * comment, blank lines are skipped) and returns them in file order, their
+ * number in *count (NULL if none; the caller frees the array). A line that
+ * is not two numbers exits through usage_fail naming the option, the file,
+ * the line and its form (e.g. "t_ms delay_ms"). */
+typedef struct number_pair {
+	double first, second;
+} number_pair;
+number_pair *read_pairs(const char *option, const char *path, const char *form, size_t *count);
 
 /* parse_channel fills config from a channel specification such as
  * "bernoulli:loss=0.05,seed=7" (see --help) and validates it with libswf.
