@@ -2,9 +2,11 @@
 published figure, their ratio and whether it is inside its band; and each
 of the study's conclusions (checks) evaluated on satlab's medians.
 
-A run gives one value per metric: the mean over its flows (a 1-flow run: the
-flow's value). A run that failed, or whose flows did not all finish, gives
-none and is counted in `failed`.
+A run gives one value per metric (recipe.METRICS says how: a flow field
+aggregated over some of its flows, or an iteration field). A run that
+failed, or one of whose flows did not finish, gives none and is counted in
+`failed`; a run without a metric's field (a counter its transport lacks)
+gives no value of that metric.
 """
 
 from __future__ import annotations
@@ -61,11 +63,10 @@ def run_diagnostics(result: Mapping[str, Any]) -> dict[str, float]:
     return found
 
 
-def _run_value(result: Mapping[str, Any], metric: str) -> float | None:
-    values = [flow.get(metric) for flow in result.get("flows") or ()]
-    if not values or any(value is None for value in values):
-        return None
-    return float(statistics.fmean(values))
+def _finished(result: Mapping[str, Any]) -> bool:
+    flows = result.get("flows") or []
+    return result.get("status") == "done" and bool(flows) and all(
+        flow.get("error") is None and flow.get("download_time_s") is not None for flow in flows)
 
 
 def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None) -> list[dict[str, Any]]:
@@ -81,26 +82,28 @@ def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None)
     return full or runs
 
 
-def collect(study: Study, store: Store, campaigns: list[dict[str, Any]],
-            metric: str = "download_time_s") -> dict[tuple[str, ...], dict[str, Any]]:
-    """Per configuration (a tuple of levels in axis order): its levels, its
-    values and how many of its runs failed."""
-    axes = list(study.spec.axes)
+def collect(study: Study, store: Store, campaigns: list[dict[str, Any]]) -> dict[tuple[str, ...], dict[str, Any]]:
+    """Per configuration (a tuple of levels in column order): its levels, each
+    metric's values, how many of its runs failed and their median diagnostics."""
+    columns, metrics = study.columns, study.metrics
     found: dict[tuple[str, ...], dict[str, Any]] = {}
     for campaign in campaigns:
         for item in store.campaign_items(campaign["campaign_id"]):
             if item["status"] not in ("done", "failed"):
                 continue  # pending, running or cancelled: not a result
             configuration = study.configuration_of(item["parameters"])
-            entry = found.setdefault(_key(configuration, axes),
-                                     {"configuration": configuration, "values": [], "failed": 0, "runs": []})
+            entry = found.setdefault(_key(configuration, columns), {
+                "configuration": configuration, "values": {metric: [] for metric in metrics}, "failed": 0,
+                "runs": []})
             run = store.get_run(item["run_id"]) if item["status"] == "done" and item["run_id"] else None
             result = (run or {}).get("result") or {}
-            value = _run_value(result, metric)
-            if value is None:
+            if not _finished(result):
                 entry["failed"] += 1
                 continue
-            entry["values"].append(value)
+            for metric in metrics:
+                value = METRICS[metric].value(result)
+                if value is not None:
+                    entry["values"][metric].append(value)
             entry["runs"].append(run_diagnostics(result))
     for entry in found.values():
         runs = entry.pop("runs")
@@ -109,12 +112,17 @@ def collect(study: Study, store: Store, campaigns: list[dict[str, Any]],
     return found
 
 
-def _evaluate(check: Check, study: Study, medians: Mapping[tuple[str, ...], float | None]) -> dict[str, Any]:
-    axes = list(study.spec.axes)
+Medians = Mapping[tuple[str, ...], Mapping[str, float | None]]  # configuration -> metric -> median
+
+
+def _evaluate(check: Check, study: Study, medians: Medians) -> dict[str, Any]:
+    columns = study.columns
     comparisons = []
-    for numerator, denominator in check.comparisons(study.spec.check_defaults):
-        top, bottom = medians.get(_key(numerator, axes)), medians.get(_key(denominator, axes))
-        ratio = top / bottom if top is not None and bottom else None
+    for numerator, denominator in study.check_configurations(check):
+        top = medians.get(_key(numerator, columns), {}).get(check.metric)
+        bottom = None if denominator is None else medians.get(_key(denominator, columns), {}).get(check.metric)
+        # Without a denominator the bound is on the numerator's median itself.
+        ratio = top if denominator is None else (top / bottom if top is not None and bottom else None)
         holds = None if ratio is None else ((check.at_least is None or ratio >= check.at_least)
                                            and (check.at_most is None or ratio <= check.at_most))
         comparisons.append({"numerator": numerator, "denominator": denominator, "numerator_median": top,
@@ -127,28 +135,33 @@ def _evaluate(check: Check, study: Study, medians: Mapping[tuple[str, ...], floa
 
 def make_report(study: Study, store: Store, campaign_ids: list[str] | None = None) -> dict[str, Any]:
     campaigns = chosen_campaigns(study, store, campaign_ids)
-    axes = list(study.spec.axes)
-    results = collect(study, store, campaigns)
-    configurations = [{**entry, **spread(entry["values"])} for entry in results.values()]
-    medians = {_key(entry["configuration"], axes): entry["median"] for entry in configurations}
-    by_key = {_key(entry["configuration"], axes): entry for entry in configurations}
+    columns = study.columns
+    configurations = [{"configuration": entry["configuration"], "failed": entry["failed"],
+                       "diagnostics": entry["diagnostics"],
+                       "metrics": {metric: {"values": values, **spread(values)}
+                                   for metric, values in entry["values"].items()}}
+                      for entry in collect(study, store, campaigns).values()]
+    by_key = {_key(entry["configuration"], columns): entry for entry in configurations}
+    medians = {key: {metric: figures["median"] for metric, figures in entry["metrics"].items()}
+               for key, entry in by_key.items()}
     rows = []
     for figure in study.published:
-        entry = by_key.get(_key(figure.configuration, axes))
-        ours = None if entry is None else entry[figure.statistic if figure.statistic != "mean" else "median"]
-        if figure.statistic == "mean" and entry is not None and entry["values"]:
-            ours = statistics.fmean(entry["values"])
+        entry = by_key.get(_key(figure.configuration, columns))
+        figures = None if entry is None else entry["metrics"][figure.metric]
+        ours = None if figures is None else figures[figure.statistic if figure.statistic != "mean" else "median"]
+        if figure.statistic == "mean" and figures is not None and figures["values"]:
+            ours = statistics.fmean(figures["values"])
         band = study.band_for(figure.configuration)
+        # A central figure (median, mean) is held to its band; a spread is reported, not judged.
+        judged = figure.statistic != "std"
         ratio = ours / figure.value if ours is not None and figure.value else None
         rows.append({"configuration": figure.configuration, "metric": figure.metric, "statistic": figure.statistic,
                      "published": figure.value, "source": figure.source, "satlab": ours,
-                     "q1": None if entry is None else entry["q1"], "q3": None if entry is None else entry["q3"],
-                     "n": 0 if entry is None else entry["n"], "failed": 0 if entry is None else entry["failed"],
-                     "ratio": ratio,
-                     # Only medians are held to a band: a spread is reported, not judged.
-                     "band": band.describe() if figure.statistic == "median" else None,
-                     "band_reason": " ".join(band.reason.split()) if figure.statistic == "median" else None,
-                     "in_band": band.holds(ratio) if ratio is not None and figure.statistic == "median" else None})
+                     "q1": None if figures is None else figures["q1"], "q3": None if figures is None else figures["q3"],
+                     "n": 0 if figures is None else figures["n"], "failed": 0 if entry is None else entry["failed"],
+                     "ratio": ratio, "band": band.describe() if judged else None,
+                     "band_reason": " ".join(band.reason.split()) if judged else None,
+                     "in_band": band.holds(ratio) if ratio is not None and judged else None})
     checks = [_evaluate(check, study, medians) for check in study.spec.checks]
     # What ran the runs (the first run's provenance), else what makes the report.
     version = next((run["provenance"] for campaign in campaigns
@@ -156,7 +169,9 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
                     if (run := store.get_run(item["run_id"])) is not None), None) or provenance()
     return {
         "study": study.id, "title": study.spec.title, "citation": " ".join(study.spec.citation.split()),
-        "axes": {name: list(axis.levels) for name, axis in study.spec.axes.items()},
+        "axes": study.levels,
+        "experiments": {name: experiment.title for name, experiment in study.spec.experiments.items()},
+        "metrics": {metric: METRICS[metric].what for metric in study.metrics},
         "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "satlab": version.get("satlab"), "git": version.get("git"), "host": version,
         "campaigns": [{key: campaign[key] for key in ("campaign_id", "name", "status", "study_quick", "spec",
@@ -172,19 +187,24 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
                     "checks_unknown": sum(check["holds"] is None for check in checks)}}
 
 
+def _levels(configuration: Configuration, columns: Iterable[str]) -> list[str]:
+    """A configuration's levels, "-" for an axis its experiment does not vary."""
+    return [configuration.get(column) or "-" for column in columns]
+
+
 def format_markdown(report: Mapping[str, Any]) -> str:
     """The medians and the checks as Markdown tables (for a study's README)."""
     axes = list(report["axes"])
-    lines = [f"| {' | '.join(axes)} | published | satlab median [IQR] | n | ratio | band | in band |",
-             f"|{'---|' * (len(axes) + 6)}"]
+    lines = [f"| {' | '.join(axes)} | metric | published | satlab [IQR] | n | ratio | band | in band |",
+             f"|{'---|' * (len(axes) + 7)}"]
     for row in report["rows"]:
-        if row["statistic"] != "median":
+        if row["statistic"] == "std":
             continue
         ours = "-" if row["satlab"] is None else f"{_number(row['satlab'])} [{_number(row['q1'])}–{_number(row['q3'])}]"
         failed = f" ({row['failed']} failed)" if row["failed"] else ""
-        lines.append(f"| {' | '.join(row['configuration'][axis] for axis in axes)} | {_number(row['published'])} | "
-                     f"{ours} | {row['n']}{failed} | {_number(row['ratio'])} | {row['band']} | "
-                     f"{ {True: 'yes', False: '**no**', None: '-'}[row['in_band']] } |")
+        lines.append(f"| {' | '.join(_levels(row['configuration'], axes))} | {row['metric']} | "
+                     f"{_number(row['published'])} | {ours} | {row['n']}{failed} | {_number(row['ratio'])} | "
+                     f"{row['band']} | { {True: 'yes', False: '**no**', None: '-'}[row['in_band']] } |")
     lines += ["", "| check | statement | ratios | holds |", "|---|---|---|---|"]
     for check in report["checks"]:
         ratios = ", ".join(_number(c["ratio"]) for c in check["comparisons"])
@@ -204,13 +224,13 @@ def format_report(report: Mapping[str, Any]) -> str:
              "quick run: a smoke test, not a result" if report["quick"] else
              f"{len(report['campaigns'])} study run(s): {', '.join(c['campaign_id'] for c in report['campaigns'])}",
              ""]
-    header = [*axes, "statistic", "published", "satlab [IQR]", "n", "ratio", "band", "in band"]
+    header = [*axes, "metric", "statistic", "published", "satlab [IQR]", "n", "ratio", "band", "in band"]
     table = [header]
     for row in report["rows"]:
         ours = _number(row["satlab"])
         if row["statistic"] == "median" and row["q1"] is not None:
             ours += f" [{_number(row['q1'])}-{_number(row['q3'])}]"
-        table.append([*(row["configuration"][axis] for axis in axes), row["statistic"], _number(row["published"]),
+        table.append([*_levels(row["configuration"], axes), row["metric"], row["statistic"], _number(row["published"]),
                       ours, f"{row['n']}" + (f" ({row['failed']} failed)" if row["failed"] else ""),
                       _number(row["ratio"]), row["band"] or "", {True: "yes", False: "NO", None: "-"}[row["in_band"]]])
     widths = [max(len(str(cells[column])) for cells in table) for column in range(len(header))]
@@ -238,7 +258,7 @@ def report_csv(report: dict[str, Any], out: TextIO) -> None:
     for row in report["rows"]:
         values = {f"published_{row['metric']}": row["published"], f"satlab_{row['metric']}": row["satlab"],
                   f"q1_{row['metric']}": row["q1"], f"q3_{row['metric']}": row["q3"]}
-        writer.writerow([*(row["configuration"][axis] for axis in axes), row["statistic"],
+        writer.writerow([*(row["configuration"].get(axis, "") for axis in axes), row["statistic"],
                          *(values.get(column, "") for column in value_columns), row["n"], row["failed"],
                          "" if row["ratio"] is None else row["ratio"], row["band"] or "",
                          {True: "yes", False: "no", None: ""}[row["in_band"]], row["source"]])

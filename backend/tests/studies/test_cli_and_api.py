@@ -18,14 +18,16 @@ from tests.test_cli import SATLAB
 def test_study_list_names_each_recipe():
     done = subprocess.run(SATLAB + ["study", "list"], capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("petrou2022  When BBR beats FEC coded CUBIC flows over SATCOM  "
-                                  "(26 published figures, 7 checks)")
+    assert "petrou2022  When BBR beats FEC coded CUBIC flows over SATCOM  (26 published figures, 7 checks)" in (
+        done.stdout.splitlines())
+    assert {line.split()[0] for line in done.stdout.splitlines()} >= {"martin2022", "kuhn2021", "claypool2021"}
 
 
 def test_study_run_of_an_unknown_study_or_level_exits_2(tmp_path):
     db = str(tmp_path / "satlab.db")
     done = subprocess.run(SATLAB + ["--db", db, "study", "run", "nosuch"], capture_output=True, text=True)
-    assert (done.returncode, done.stderr.strip()) == (2, "satlab: there is no study 'nosuch' (studies: petrou2022)")
+    assert (done.returncode, done.stderr.strip()) == (
+        2, "satlab: there is no study 'nosuch' (studies: claypool2021, kuhn2021, martin2022, petrou2022)")
     done = subprocess.run(SATLAB + ["--db", db, "study", "run", "petrou2022", "--only", "tunnel=S(3,100)"],
                           capture_output=True, text=True)
     assert done.returncode == 2
@@ -39,7 +41,8 @@ def test_study_report_prints_the_table_and_the_checks(tmp_path):
     done = subprocess.run(SATLAB + ["--db", str(db), "study", "report", "petrou2022"], capture_output=True,
                           text=True, timeout=30)
     assert done.returncode == 0, done.stderr
-    assert "ideal      none  tcp-cubic     1      none       median     17.84      17.84" in done.stdout
+    assert ("ideal      none  tcp-cubic     1      none       download_time_s  median     17.84      17.84"
+            in done.stdout)
     assert "[holds] fec-never-helps-bbr" in done.stdout
     assert "24 of 26 published figures in band (24 measured); checks: 7 hold, 0 fail, 0 unknown" in done.stdout
     report = json.loads(subprocess.run(SATLAB + ["--db", str(db), "study", "report", "petrou2022", "--json"],
@@ -72,6 +75,19 @@ def test_get_studies_lists_each_with_its_published_figures(client):  # noqa: F81
     assert petrou["axes"]["tunnel"] == ["none", "S(10,100)", "S(5,100)", "S(2,100)"]
     assert len(petrou["published"]) == 26 and len(petrou["checks"]) == 7
     assert petrou["has_shipped_report"] == (LABS / "studies" / "petrou2022" / "report.json").is_file()
+
+
+def test_get_studies_describes_experiments_and_metrics(client):  # noqa: F811
+    martin = client.get("/api/studies/martin2022").json()
+    assert list(martin["experiments"]) == ["bulk", "fairness", "latecomers", "upload-ngtcp2", "upload-picoquic"]
+    assert martin["experiments"]["upload-picoquic"]["axes"] == {
+        "download": ["picoquic-bbr1", "picoquic-cubic"], "upload": ["picoquic-bbr1", "picoquic-cubic"],
+        "uplink": ["20", "2"]}
+    assert martin["experiments"]["latecomers"]["quick"] is None
+    assert martin["experiments"]["bulk"]["quick"] == {"download": ["ngtcp2-bbr1", "picoquic-bbr1"], "loss": ["0"]}
+    assert martin["metrics"]["download_goodput_mbps"].startswith("forward goodput")
+    assert martin["published"][0]["configuration"]["experiment"] == "upload-ngtcp2"
+    assert client.get("/api/studies/petrou2022").json()["experiments"] == {}
 
 
 def test_get_study_gives_the_shipped_report_or_null(client):  # noqa: F811

@@ -7,9 +7,11 @@ import io
 import pytest
 
 from satlab.store import Store
-from satlab.studies import load_study, make_report, report_csv
+from satlab.studies import format_markdown, load_study, make_report, report_csv
 from satlab.studies.report import run_diagnostics, spread
+from satlab.summary import jain_index
 from tests.conftest import LABS
+from tests.studies.toy import write_toy
 from tests.test_store import PROVENANCE
 
 STUDY = load_study(LABS / "studies" / "petrou2022")
@@ -124,3 +126,49 @@ def test_run_diagnostics_tell_how_losses_met_the_flow():
                                        "retransmitted_segments": 56, "drops_per_loss_event": 58 / 24,
                                        "fec_lost": 10, "fec_recovered": 9, "fec_residual_loss": 0.002}
     assert run_diagnostics({"iterations": []}) == {}
+
+
+def test_a_report_of_a_study_of_experiments_gives_each_metric_its_column(tmp_path):
+    # The toy study (two experiments) run once: a flow moves 1 MB per second; pairs share 0.75 : 0.25.
+    toy = load_study(write_toy(tmp_path))
+    spec, items = toy.campaign(iterations=2)
+    with Store(tmp_path / "satlab.db") as store:
+        store.create_campaign("c1", spec.name, spec.model_dump(mode="json"), [item.to_dict() for item in items],
+                              toy.id, False)
+        for item in items:
+            run_id = f"c1-{item.item_index}"
+            store.create_run(run_id, item.to_dict()["scenario"], PROVENANCE, "c1", item.item_index)
+            flows = [{"iteration": 0, "flow": index, "group": index, "direction": "download",
+                      "download_time_s": flow.size_bytes / 1e6 + item.iteration,
+                      "goodput_mbps": 8.0 * share, "error": None}
+                     for index, (flow, share) in enumerate(zip(item.scenario.flows, (0.75, 0.25), strict=False))]
+            jain = jain_index([flow["goodput_mbps"] for flow in flows]) if len(flows) > 1 else None
+            store.finish_run(run_id, {"run_id": run_id, "status": "done", "error": None, "flows": flows,
+                                      "iterations": [{"iteration": 0, "flows": flows, "jain_index": jain}]})
+            store.set_item("c1", item.item_index, "done", run_id)
+        report = make_report(toy, store)
+    assert list(report["axes"]) == ["experiment", "cc", "size", "second"]
+    assert report["experiments"] == {"single": "One flow against its size",
+                                     "pair": "Two flows, the second a second later"}
+    assert list(report["metrics"]) == ["download_time_s", "jain_index"]
+    single, _, pair = report["rows"]
+    assert (single["satlab"], single["ratio"], single["in_band"]) == (1.5, 1.0, True)
+    # A published mean is held to its band too; jain of 0.75 : 0.25 is 0.8, 0.8 / 0.9 is out of ±10 %.
+    assert (pair["metric"], pair["statistic"], pair["satlab"]) == ("jain_index", "mean", pytest.approx(0.8))
+    assert (pair["band"], pair["in_band"]) == ("±10 %", False)
+    entry = next(entry for entry in report["configurations"] if entry["configuration"]["experiment"] == "pair")
+    assert set(entry["metrics"]) == {"download_time_s", "jain_index"} and entry["metrics"]["jain_index"]["n"] == 2
+    checks = {check["id"]: check for check in report["checks"]}
+    assert checks["bigger-takes-longer"]["holds"] is True
+    assert [c["ratio"] for c in checks["bigger-takes-longer"]["comparisons"]] == [pytest.approx(3.5 / 1.5)] * 3
+    # Without a denominator the bound is on the median itself.
+    assert [(c["denominator"], c["ratio"]) for c in checks["pairs-share"]["comparisons"]] == [
+        (None, pytest.approx(0.8))] * 4
+    assert checks["pairs-share"]["holds"] is True
+    out = io.StringIO()
+    report_csv(report, out)
+    header, *rows = list(csv.reader(io.StringIO(out.getvalue())))
+    assert header[:5] == ["experiment", "cc", "size", "second", "statistic"]
+    assert {"published_download_time_s", "satlab_jain_index"} <= set(header)
+    assert rows[2][:4] == ["pair", "bbr", "", "reno"]
+    assert "| pair | bbr | - | reno | jain_index | 0.90 | 0.80 [0.80–0.80] | 2 |" in format_markdown(report)

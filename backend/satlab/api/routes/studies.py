@@ -13,6 +13,7 @@ from satlab.api.models import CampaignDetail, Message
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
 from satlab.studies import Study, find_study, list_studies, make_report, report_csv
+from satlab.studies.recipe import METRICS
 
 router = APIRouter(prefix="/studies", tags=["studies"])
 
@@ -44,7 +45,13 @@ def _describe(study: Study) -> dict[str, Any]:
     return {"id": study.id, "title": spec.title, "citation": " ".join(spec.citation.split()), "url": spec.url,
             "summary": " ".join(spec.summary.split()),
             "axes": {name: list(axis.levels) for name, axis in spec.axes.items()},
-            "iterations": spec.iterations, "parallel": spec.parallel, "quick": spec.quick.model_dump(),
+            # Each experiment: the axes it varies, their levels, and its part of the quick run (null: none).
+            "experiments": {part.name: {"title": spec.experiments[part.name].title, "axes": part.levels,
+                                        "quick": None if part.quick is None else part.quick.only}
+                            for part in study.parts if part.name},
+            "metrics": {metric: METRICS[metric].what for metric in study.metrics},
+            "iterations": spec.iterations, "parallel": spec.parallel,
+            "quick": spec.quick.model_dump(include={"only", "iterations"}),
             "checks": [{"id": check.id, "statement": " ".join(check.statement.split())} for check in spec.checks],
             "published": [{"configuration": figure.configuration, "metric": figure.metric,
                            "statistic": figure.statistic, "value": figure.value, "source": figure.source}

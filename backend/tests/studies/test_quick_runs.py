@@ -1,0 +1,49 @@
+"""Each Studies II recipe's quick run, really run through `satlab study run
+--quick` (namespaces, satlink, the QUIC and TCP stacks), and its report: a
+smoke test that every experiment's configurations run and give the metrics
+the study compares, not a result."""
+
+import json
+import subprocess
+
+import pytest
+
+from satlab.studies import find_study
+from tests.conftest import LABS
+from tests.studies.test_recipe import expandable
+from tests.test_cli import SATLAB
+
+# Per study: each quick configuration's experiment and the metric it must give, with its plausible range.
+EXPECTED = {
+    "martin2022": {"bulk": ("download_goodput_mbps", 1, 20), "fairness": ("jain_index", 0.5, 1),
+                   "upload-ngtcp2": ("download_goodput_mbps", 0.1, 20)},
+    "kuhn2021": {"utilisation": ("link_utilisation_ratio", 0.01, 1), "zero-rtt": ("download_time_s", 1, 30),
+                 "window": ("goodput_mbps", 1, 50)},
+    "claypool2021": {"": ("steady_mean_rtt_ms", 500, 5000)},
+}
+
+
+@pytest.mark.needs_root
+@pytest.mark.parametrize("study_id", list(EXPECTED))
+def test_the_quick_run_runs_every_experiment_and_reports_its_metrics(study_id, tmp_path):
+    study = expandable(find_study(LABS, study_id))
+    _, items = study.campaign(quick=True)
+    db = str(tmp_path / "satlab.db")
+    done = subprocess.run(SATLAB + ["--db", db, "study", "run", study_id, "--quick", "--json"],
+                          capture_output=True, text=True, timeout=150)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["progress"]["done"] == len(items)
+    report = json.loads(subprocess.run(SATLAB + ["--db", db, "study", "report", study_id, "--json"],
+                                       capture_output=True, text=True, timeout=30).stdout)
+    assert report["quick"] is True
+    for entry in report["configurations"]:
+        metric, low, high = EXPECTED[study_id][entry["configuration"].get("experiment", "")]
+        figures = entry["metrics"][metric]
+        assert (entry["failed"], figures["n"]) == (0, 1), entry
+        assert low <= figures["median"] <= high, (entry["configuration"], metric, figures["median"])
+    assert len(report["configurations"]) == len(items)
+    if study_id == "martin2022":
+        # Both stacks' receivers count their ACK frames (the study's 10x is a full run's business).
+        acks = {entry["configuration"]["download"]: entry["metrics"]["ack_frames_sent"]["median"]
+                for entry in report["configurations"] if entry["configuration"]["experiment"] == "bulk"}
+        assert all(count and count > 0 for count in acks.values()), acks
