@@ -11,11 +11,16 @@ def geo_ideal() -> dict:
     return yaml.safe_load((LABS / "geo-ideal.yaml").read_text())
 
 
+# The presets of Petrou et al.'s path; the others are other studies' (labs/README.md).
+PETROU_PRESETS = ("geo-ideal", "geo-optical", "geo-optical-stated", "geo-dvb-train")
+
+
 @pytest.mark.parametrize("preset", PRESETS, ids=[p.stem for p in PRESETS])
 def test_load_preset(preset):
     scenario = load(preset)
-    assert scenario.flows[0].size_bytes == 20971520
-    assert (scenario.path.forward.rate_mbps, scenario.path.return_.rate_mbps) == (12, 3)
+    if preset.stem in PETROU_PRESETS:
+        assert scenario.flows[0].size_bytes == 20971520
+        assert (scenario.path.forward.rate_mbps, scenario.path.return_.rate_mbps) == (12, 3)
 
 
 def test_load_preset_with_overrides():
