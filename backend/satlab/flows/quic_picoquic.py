@@ -1,4 +1,4 @@
-"""A QUIC download peer on picoquic (through aiopquic), one process per end of a flow.
+"""A QUIC transfer peer on picoquic (through aiopquic), one process per end of a flow.
 
 Each end runs inside its network namespace:
 
@@ -6,24 +6,40 @@ Each end runs inside its network namespace:
     python -m satlab.flows.quic_picoquic server --listen 10.0.0.1:4433 \\
         --cert DIR/cert.pem --key DIR/key.pem --cc bbr1
     python -m satlab.flows.quic_picoquic client --connect 10.0.0.1:4433 \\
-        --size-bytes 20971520 --cc bbr1 --flow-id f1
+        --size-bytes 20971520 --cc bbr1 --flow-id f1 [--direction upload]
 
 The client opens one bidirectional stream and writes its request at once,
-without waiting for the handshake: a JSON object {"flow": ID, "size_bytes": N}
-ended by FIN. The server answers with N zero bytes ended by FIN.
+without waiting for the handshake (with a session ticket, in 0-RTT): one JSON
+line {"flow", "direction", "size_bytes" or "until_t_s", "warm_up"} and "\\n".
+- download: the request ends with FIN; the server answers with size_bytes
+  zero bytes, or sends until until_t_s, then FIN.
+- upload: the client's zero bytes follow the request line (size_bytes of them
+  then FIN, or until the answer comes); the server answers with one JSON line
+  {"bytes", "last_byte_t_s"} and FIN: at FIN, or at until_t_s with the bytes
+  that had reached it by then.
 
-Lines on stdout, one JSON object each (`t_s` is CLOCK_MONOTONIC seconds, the
-clock every network namespace shares, so a parent aligns it with its own
-time.monotonic()):
-- server: {"event":"listening","address","cc","alpn"} once it serves; then per
-  connection that made a request, every interval, the sender's path statistics
-  {"event":"stats","t_s","flow","cwnd_bytes","rtt_ms","rtt_min_ms",
-  "bytes_in_flight","pacing_rate_bps","lost_packets","bytes_sent"}.
+What a flow measures is what the receiving application got:
+- size_bytes: download_time_s runs from just before the client creates the
+  connection (handshake included) to the last byte reaching the receiving
+  application (the server's, for an upload: `t_s` is CLOCK_MONOTONIC, the
+  clock every network namespace shares).
+- duration_s: bytes is what reached the receiving application within
+  duration_s of that start (until_t_s = start + duration_s), download_time_s
+  the time actually measured (duration_s, to the event loop's wake-up); bytes
+  still in flight then are not counted.
+
+Lines on stdout, one JSON object each (`t_s` in CLOCK_MONOTONIC seconds):
+- server: {"event":"listening","address","cc","alpn"} once it serves;
   SIGTERM or SIGINT ends it with exit 0.
-- client: every interval {"event":"stats","t_s","flow","bytes_received"}; at the
-  end {"event":"summary","flow","bytes","download_time_s","goodput_mbps",
-  "start_t_s"} and exit 0, download_time_s counting from just before the
-  connection is created (handshake included) to the last byte.
+- both, every interval, per measured connection (not a warm-up), the path
+  statistics of this end as a sender and what its application received:
+  {"event":"stats","t_s","flow","cwnd_bytes","rtt_ms","rtt_min_ms",
+  "bytes_in_flight","pacing_rate_bps","lost_packets","bytes_sent",
+  "bytes_received"}.
+- client, at the end: {"event":"summary","flow","direction","bytes",
+  "download_time_s","goodput_mbps","start_t_s","session_resumed",
+  "initial_cid"} and exit 0. initial_cid names the connection's qlog files
+  (CID.client.qlog, CID.server.qlog) when --qlog-dir is given.
 - either, on failure: {"event":"error","message": a sentence} and exit 1.
 
 PicoquicFlow, at the end, drives the two peers for satlab's engine.
@@ -36,12 +52,15 @@ import ipaddress
 import json
 import math
 import os
+import re
+import shutil
 import signal
 import socket
 import ssl
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 from aiopquic.asyncio import connect, serve
@@ -50,6 +69,7 @@ from aiopquic.quic.configuration import QuicConfiguration
 from aiopquic.quic.connection import QuicConnection
 from aiopquic.quic.events import (
     ConnectionTerminated,
+    HandshakeCompleted,
     QuicEvent,
     StreamDataReceived,
     StreamReset,
@@ -59,10 +79,12 @@ from satlab.flows.base import Flow, FlowResult, FlowSample
 from satlab.flows.registry import TRANSPORTS
 from satlab.flows.tls import CertificateError, endpoint, make_self_signed_cert
 from satlab.process import JsonLineChild
+from satlab.scenario import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES
 
 # Names picoquic registers, matched exactly ("bbr1" is BBRv1, "bbr" is BBRv3).
 CONGESTION_CONTROLS = TRANSPORTS["quic-picoquic"].congestion_controls
 DEFAULT_ALPN = "satlab"
+DIRECTIONS = ("download", "upload")
 # Both flow-control windows must exceed the path's bandwidth-delay product or
 # the receiver, not the congestion control, sets the pace: 16 MiB covers
 # 50 Mbit/s over a 600 ms RTT (3.75 MB) four times over.
@@ -71,8 +93,25 @@ FLOW_CONTROL_WINDOW_BYTES = 16 * 1024 * 1024
 # fed without one write ever exceeding it.
 SEND_CHUNK_BYTES = 256 * 1024
 ZERO_CHUNK = bytes(SEND_CHUNK_BYTES)
-MAX_REQUEST_BYTES = 4096
+# A download's request in 0-RTT carries this many spaces after its JSON: until
+# it has validated the client's address, a server sends at most 3 x what it
+# received (RFC 9000, 8.1), and its handshake flight (~3 kB) leaves none of a
+# bare request's budget for the response. A client that kept the NEW_TOKEN of
+# its previous connection would be validated at once; aiopquic cannot keep it
+# (backend/README.md), so the padding lifts the budget past picoquic's initial
+# window (15 kB) instead: the response starts one RTT after the request, as
+# with a token.
+ZERO_RTT_PADDING_BYTES = 8000
+MAX_REQUEST_BYTES = ZERO_RTT_PADDING_BYTES + 4096
 SERVER_READY_S = 10.0
+# A 0-RTT warm-up ("on") transfers this little: it gets a session ticket, and
+# stays in slow start, so that picoquic remembers no bandwidth from it.
+WARM_UP_BYTES = 1000
+WARM_UP_TIMEOUT_S = 60.0
+# A "bdp" warm-up sends for this long in the flow's direction: long enough for
+# slow start to end (picoquic remembers a bandwidth only then) on any lab
+# path: 10 RTTs of 650 ms take cwnd from 15 kB past 15 MB.
+WARM_UP_BDP_S = 10.0
 # A guard against a download that never ends; a GEO path with heavy loss may
 # take minutes (Linux CUBIC needs ~300 s at 1 % loss), picoquic less.
 CLIENT_TIMEOUT_S = 900.0
@@ -171,96 +210,92 @@ async def ticks(interval_s: float) -> AsyncIterator[float]:
         await asyncio.sleep(next_tick - now)
 
 
-# ---------------------------------------------------------------- server
+# ---------------------------------------------------------------- both ends
 
 
-def parse_request(raw: bytes) -> tuple[str, int]:
-    """Read {"flow": ID, "size_bytes": N} into (flow, size_bytes)."""
+class Request:
+    """The client's request line: {"flow", "direction", "size_bytes" or "until_t_s", "warm_up"}."""
+
+    def __init__(self, flow: str, direction: str, size_bytes: int | None, until_t_s: float | None,
+                 warm_up: bool = False) -> None:
+        self.flow, self.direction, self.warm_up = flow, direction, warm_up
+        self.size_bytes, self.until_t_s = size_bytes, until_t_s
+
+    def encode(self, padding_bytes: int = 0) -> bytes:
+        fields = {"flow": self.flow, "direction": self.direction, "warm_up": self.warm_up,
+                  **({"size_bytes": self.size_bytes} if self.size_bytes is not None
+                     else {"until_t_s": self.until_t_s})}
+        return json.dumps(fields, separators=(",", ":")).encode() + b" " * padding_bytes + b"\n"
+
+
+def parse_request(raw: bytes) -> Request:
+    """Read the request line (without its newline)."""
     try:
         request = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise PeerError(f"The request is not JSON: {raw[:80]!r}.") from None
     if not isinstance(request, dict):
         raise PeerError("The request must be a JSON object.")
-    flow, size_bytes = request.get("flow"), request.get("size_bytes")
+    flow, direction = request.get("flow"), request.get("direction", "download")
+    size_bytes, until_t_s = request.get("size_bytes"), request.get("until_t_s")
+    warm_up = request.get("warm_up", False)
     if not isinstance(flow, str) or not flow:
         raise PeerError(f"The request's flow must be a non-empty string, got {flow!r}.")
-    if type(size_bytes) is not int or size_bytes <= 0:
+    if direction not in DIRECTIONS:
+        raise PeerError(f"The request's direction must be download or upload, got {direction!r}.")
+    if (size_bytes is None) == (until_t_s is None):
+        raise PeerError("The request must give exactly one of size_bytes and until_t_s.")
+    if size_bytes is not None and (type(size_bytes) is not int or size_bytes <= 0):
         raise PeerError(f"The request's size_bytes must be a positive integer, got {size_bytes!r}.")
-    return flow, size_bytes
+    if until_t_s is not None and (type(until_t_s) not in (int, float) or not math.isfinite(until_t_s)):
+        raise PeerError(f"The request's until_t_s must be a time in seconds, got {until_t_s!r}.")
+    if type(warm_up) is not bool:
+        raise PeerError(f"The request's warm_up must be true or false, got {warm_up!r}.")
+    return Request(flow, direction, size_bytes, until_t_s, warm_up)
 
 
-class DownloadServerProtocol(QuicConnectionProtocol):
-    """One connection: serves each request stream, and reports the sender's path statistics."""
+class Received:
+    """The stream bytes one end's application has received, and when the last came."""
 
-    def __init__(
-        self, quic: QuicConnection, stream_handler: Any = None, *, stats_interval_s: float
-    ) -> None:
-        super().__init__(quic, stream_handler=stream_handler)
-        self._stats_interval_s = stats_interval_s
-        self._requests: dict[int, bytearray] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._stats_started = False
+    def __init__(self) -> None:
+        self.bytes = 0
+        self.last_byte_t_s = 0.0
 
-    def quic_event_received(self, event: QuicEvent) -> None:
-        if isinstance(event, StreamDataReceived):
-            self._receive_request(event)
-        elif isinstance(event, ConnectionTerminated):
-            for task in self._tasks:
-                task.cancel()
+    def add(self, count: int) -> None:
+        if count:
+            self.bytes += count
+            self.last_byte_t_s = time.monotonic()
 
-    def _receive_request(self, event: StreamDataReceived) -> None:
-        request = self._requests.setdefault(event.stream_id, bytearray())
-        request += event.data
-        if len(request) > MAX_REQUEST_BYTES:
-            self._refuse(event.stream_id, f"A request exceeded {MAX_REQUEST_BYTES} bytes.")
+
+async def send_zeros(quic: QuicConnection, stream_id: int, size_bytes: int | None,
+                     until_t_s: float | None) -> None:
+    """Send size_bytes zero bytes, or zeros until until_t_s (CLOCK_MONOTONIC), then FIN."""
+    remaining = size_bytes
+    while remaining is None or remaining > 0:
+        if until_t_s is not None and time.monotonic() >= until_t_s:
+            await quic.send_stream_data_drained(stream_id, b"", end_stream=True)
             return
-        if not event.end_stream:
-            return
-        del self._requests[event.stream_id]
-        try:
-            flow, size_bytes = parse_request(bytes(request))
-        except PeerError as error:
-            self._refuse(event.stream_id, str(error))
-            return
-        self._spawn(self._send_download(event.stream_id, size_bytes))
-        if not self._stats_started:
-            self._stats_started = True
-            self._spawn(self._report_stats(flow))
-
-    def _refuse(self, stream_id: int, message: str) -> None:
-        self._requests.pop(stream_id, None)
-        emit({"event": "error", "message": message})
-        self._quic.reset_stream(stream_id, BAD_REQUEST_ERROR_CODE)
-
-    def _spawn(self, coroutine: Any) -> None:
-        # quic_event_received is synchronous, so every send happens in a task.
-        task = asyncio.get_running_loop().create_task(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _send_download(self, stream_id: int, size_bytes: int) -> None:
-        remaining = size_bytes
-        while remaining > 0:
-            chunk = ZERO_CHUNK if remaining >= SEND_CHUNK_BYTES else bytes(remaining)
+        chunk = ZERO_CHUNK if remaining is None or remaining >= SEND_CHUNK_BYTES else bytes(remaining)
+        if remaining is not None:
             remaining -= len(chunk)
-            await self._quic.send_stream_data_drained(stream_id, chunk, end_stream=remaining == 0)
-
-    async def _report_stats(self, flow: str) -> None:
-        """One stats line per interval.
-
-        path_quality() returns the snapshot picoquic's thread took when the
-        previous call asked for one, so each line carries the time of that ask.
-        """
-        asked_at: float | None = None
-        async for now in ticks(self._stats_interval_s):
-            quality = self._quic.path_quality()
-            if asked_at is not None and quality:
-                emit(stats_record(asked_at, flow, quality))
-            asked_at = now
+        await quic.send_stream_data_drained(stream_id, chunk, end_stream=remaining == 0)
 
 
-def stats_record(t_s: float, flow: str, quality: dict[str, int]) -> dict[str, Any]:
+async def report_stats(quic: QuicConnection, flow: str, received: Received, interval_s: float) -> None:
+    """One stats line per interval.
+
+    path_quality() returns the snapshot picoquic's thread took when the
+    previous call asked for one, so each line carries the time of that ask.
+    """
+    asked_at: float | None = None
+    async for now in ticks(interval_s):
+        quality = quic.path_quality()
+        if asked_at is not None and quality:
+            emit(stats_record(asked_at, flow, quality, received.bytes))
+        asked_at = now
+
+
+def stats_record(t_s: float, flow: str, quality: dict[str, int], bytes_received: int) -> dict[str, Any]:
     """Map picoquic_path_quality_t (bytes, microseconds, bytes per second) to named units."""
     return {
         "event": "stats",
@@ -273,32 +308,132 @@ def stats_record(t_s: float, flow: str, quality: dict[str, int]) -> dict[str, An
         "pacing_rate_bps": quality["pacing_rate"] * 8,
         "lost_packets": quality["lost"],
         "bytes_sent": quality["bytes_sent"],
+        "bytes_received": bytes_received,
     }
+
+
+def configuration(args: argparse.Namespace, host: str, **options: Any) -> QuicConfiguration:
+    """The QuicConfiguration both ends share: ALPN, congestion control, windows, qlog."""
+    check_congestion_control(args.cc)
+    for option, value in (("--connection-window-bytes", args.connection_window_bytes),
+                          ("--stream-window-bytes", args.stream_window_bytes)):
+        if not MIN_WINDOW_BYTES <= value <= MAX_WINDOW_BYTES:
+            raise PeerError(f"{option} must be within {MIN_WINDOW_BYTES}..{MAX_WINDOW_BYTES} bytes, got {value}.")
+    if args.qlog_dir is not None and not os.path.isdir(args.qlog_dir):
+        raise PeerError(f"--qlog-dir {args.qlog_dir!r} is not a directory.")
+    check_positive(args.stats_interval_ms, "--stats-interval-ms")
+    return QuicConfiguration(
+        alpn_protocols=[args.alpn],
+        congestion_control_algorithm=args.cc,
+        # Windows are announced by both ends; the receiver's bound the transfer.
+        max_data=args.connection_window_bytes,
+        max_stream_data=args.stream_window_bytes,
+        qlog_dir=args.qlog_dir,
+        # picoquic binds the wildcard address of this family, not `host`.
+        ip_family=ip_family(host),
+        **options,
+    )
+
+
+# ---------------------------------------------------------------- server
+
+
+class ServerProtocol(QuicConnectionProtocol):
+    """One connection: reads each stream's request line, then sends a download
+    or counts an upload; reports this end's statistics for a measured request."""
+
+    def __init__(
+        self, quic: QuicConnection, stream_handler: Any = None, *, stats_interval_s: float
+    ) -> None:
+        super().__init__(quic, stream_handler=stream_handler)
+        self._stats_interval_s = stats_interval_s
+        self._headers: dict[int, bytearray] = {}
+        self._uploads: dict[int, Request] = {}
+        # Streams whose request is read and download sent, or upload answered:
+        # what comes later (a FIN alone, an upload's bytes past its deadline) is not counted.
+        self._served: set[int] = set()
+        self._received = Received()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._stats_started = False
+
+    def quic_event_received(self, event: QuicEvent) -> None:
+        if isinstance(event, StreamDataReceived):
+            if event.stream_id in self._uploads:
+                self._receive_upload(event.stream_id, len(event.data), event.end_stream)
+            elif event.stream_id not in self._served:
+                self._receive_request(event)
+        elif isinstance(event, ConnectionTerminated):
+            for task in self._tasks:
+                task.cancel()
+
+    def _receive_request(self, event: StreamDataReceived) -> None:
+        header = self._headers.setdefault(event.stream_id, bytearray())
+        header += event.data
+        line, newline, rest = header.partition(b"\n")
+        if len(line) > MAX_REQUEST_BYTES:
+            self._refuse(event.stream_id, f"A request exceeded {MAX_REQUEST_BYTES} bytes.")
+            return
+        if not newline and not event.end_stream:
+            return
+        del self._headers[event.stream_id]
+        try:
+            request = parse_request(bytes(line))
+        except PeerError as error:
+            self._refuse(event.stream_id, str(error))
+            return
+        if request.direction == "download":
+            self._served.add(event.stream_id)
+            self._spawn(send_zeros(self._quic, event.stream_id, request.size_bytes, request.until_t_s))
+        else:
+            self._uploads[event.stream_id] = request
+            if request.until_t_s is not None:
+                self._spawn(self._answer_at(event.stream_id, request.until_t_s))
+            self._receive_upload(event.stream_id, len(rest), event.end_stream)
+        if not self._stats_started and not request.warm_up:
+            self._stats_started = True
+            self._spawn(report_stats(self._quic, request.flow, self._received, self._stats_interval_s))
+
+    def _receive_upload(self, stream_id: int, count: int, end_stream: bool) -> None:
+        self._received.add(count)
+        if end_stream:
+            self._answer(stream_id)
+
+    async def _answer_at(self, stream_id: int, until_t_s: float) -> None:
+        await asyncio.sleep(max(0.0, until_t_s - time.monotonic()))
+        self._answer(stream_id, until_t_s)
+
+    def _answer(self, stream_id: int, until_t_s: float | None = None) -> None:
+        """Tell the uploader what arrived: all of it, or what had by until_t_s."""
+        if self._uploads.pop(stream_id, None) is None:
+            return  # answered already (at the deadline)
+        self._served.add(stream_id)
+        last_byte_t_s = self._received.last_byte_t_s if until_t_s is None else until_t_s
+        answer = {"bytes": self._received.bytes, "last_byte_t_s": round(last_byte_t_s, 6)}
+        self._quic.send_stream_data(stream_id, json.dumps(answer).encode() + b"\n", end_stream=True)
+
+    def _refuse(self, stream_id: int, message: str) -> None:
+        self._headers.pop(stream_id, None)
+        emit({"event": "error", "message": message})
+        self._quic.reset_stream(stream_id, BAD_REQUEST_ERROR_CODE)
+
+    def _spawn(self, coroutine: Any) -> None:
+        # quic_event_received is synchronous, so every send happens in a task.
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
 
 async def run_server(args: argparse.Namespace) -> int:
     host, port = parse_endpoint(args.listen, "--listen")
-    check_congestion_control(args.cc)
     check_readable_file(args.cert, "--cert")
     check_readable_file(args.key, "--key")
-    check_positive(args.stats_interval_ms, "--stats-interval-ms")
-    configuration = QuicConfiguration(
-        is_client=False,
-        alpn_protocols=[args.alpn],
-        congestion_control_algorithm=args.cc,
-        max_data=FLOW_CONTROL_WINDOW_BYTES,
-        max_stream_data=FLOW_CONTROL_WINDOW_BYTES,
-        # picoquic binds the wildcard address of this family, not `host`.
-        ip_family=ip_family(host),
-    )
-    configuration.load_cert_chain(args.cert, args.key)
+    server_configuration = configuration(args, host, is_client=False)
+    server_configuration.load_cert_chain(args.cert, args.key)
     check_port_free(host, port)
-    create_protocol = functools.partial(
-        DownloadServerProtocol, stats_interval_s=args.stats_interval_ms / 1000
-    )
+    create_protocol = functools.partial(ServerProtocol, stats_interval_s=args.stats_interval_ms / 1000)
     stop = stop_on_signals()
     try:
-        server = await serve(host, port, configuration=configuration, create_protocol=create_protocol)
+        server = await serve(host, port, configuration=server_configuration, create_protocol=create_protocol)
     except (OSError, RuntimeError) as error:
         raise PeerError(f"The server could not listen on {args.listen}: {error}.") from None
     emit({"event": "listening", "address": args.listen, "cc": args.cc, "alpn": args.alpn})
@@ -312,58 +447,92 @@ async def run_server(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- client
 
 
-class Download:
-    """Progress of one download, shared by the protocol that counts and the task that waits."""
+class Transfer:
+    """Progress of the client's transfer, shared by the protocol that counts
+    and the task that waits; `finished` holds (bytes, last_byte_t_s)."""
 
-    def __init__(self, size_bytes: int) -> None:
-        self.size_bytes = size_bytes
-        self.received_bytes = 0
-        self.last_byte_at = 0.0
-        self.finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def __init__(self, request: Request) -> None:
+        self.request = request
+        self.received = Received()
+        self.answer = bytearray()  # an upload's answer line
+        self.session_resumed = False
+        self.finished: asyncio.Future[tuple[int, float]] = asyncio.get_running_loop().create_future()
 
     def fail(self, message: str) -> None:
         if not self.finished.done():
             self.finished.set_exception(PeerError(message))
 
+    def finish(self, delivered_bytes: int, last_byte_t_s: float) -> None:
+        if not self.finished.done():
+            self.finished.set_result((delivered_bytes, last_byte_t_s))
+
     def progress(self) -> str:
-        return f"{self.received_bytes} of {self.size_bytes} bytes"
+        if self.request.direction == "upload":
+            return "no answer to the upload"
+        total = f" of {self.request.size_bytes}" if self.request.size_bytes is not None else ""
+        return f"{self.received.bytes}{total} bytes"
 
 
-class DownloadClientProtocol(QuicConnectionProtocol):
-    """Counts the bytes of one download and settles it at FIN, reset or close."""
+class ClientProtocol(QuicConnectionProtocol):
+    """Counts a download, or reads an upload's answer; settles the transfer at FIN, reset or close."""
 
     def __init__(
-        self, quic: QuicConnection, stream_handler: Any = None, *, download: Download
+        self, quic: QuicConnection, stream_handler: Any = None, *, transfer: Transfer
     ) -> None:
         super().__init__(quic, stream_handler=stream_handler)
-        self._download = download
+        self._transfer = transfer
 
     def quic_event_received(self, event: QuicEvent) -> None:
-        download = self._download
-        if download.finished.done():
+        transfer = self._transfer
+        if isinstance(event, HandshakeCompleted):
+            transfer.session_resumed = event.session_resumed
+        if transfer.finished.done():
             return
         if isinstance(event, StreamDataReceived):
-            download.received_bytes += len(event.data)
-            if download.received_bytes > download.size_bytes:
-                download.fail(f"The server sent more than requested: {download.progress()}.")
-            elif download.received_bytes == download.size_bytes and not download.last_byte_at:
-                download.last_byte_at = time.monotonic()
-            if event.end_stream:
-                if download.received_bytes == download.size_bytes:
-                    download.finished.set_result(None)
-                else:
-                    download.fail(f"The server ended the stream after {download.progress()}.")
+            if transfer.request.direction == "upload":
+                self._read_answer(event)
+            else:
+                self._count_download(event)
         elif isinstance(event, StreamReset):
             reason = " (it refused the request)" if event.error_code == BAD_REQUEST_ERROR_CODE else ""
-            download.fail(
+            transfer.fail(
                 f"The server reset the stream with code {event.error_code}{reason} "
-                f"after {download.progress()}."
+                f"after {transfer.progress()}."
             )
         elif isinstance(event, ConnectionTerminated):
-            download.fail(
+            transfer.fail(
                 f"The connection ended ({describe_quic_error(event.error_code)}) "
-                f"after {download.progress()}."
+                f"after {transfer.progress()}."
             )
+
+    def _count_download(self, event: StreamDataReceived) -> None:
+        transfer, size_bytes = self._transfer, self._transfer.request.size_bytes
+        transfer.received.add(len(event.data))
+        if size_bytes is not None and transfer.received.bytes > size_bytes:
+            transfer.fail(f"The server sent more than requested: {transfer.progress()}.")
+        elif event.end_stream:
+            if size_bytes is None or transfer.received.bytes == size_bytes:
+                transfer.finish(transfer.received.bytes, transfer.received.last_byte_t_s)
+            else:
+                transfer.fail(f"The server ended the stream after {transfer.progress()}.")
+
+    def _read_answer(self, event: StreamDataReceived) -> None:
+        transfer = self._transfer
+        transfer.answer += event.data
+        if not event.end_stream:
+            return
+        try:
+            answer = json.loads(transfer.answer)
+            delivered_bytes, last_byte_t_s = int(answer["bytes"]), float(answer["last_byte_t_s"])
+        except (ValueError, TypeError, KeyError):
+            transfer.fail(f"The server's answer to the upload is not {{bytes, last_byte_t_s}}: "
+                          f"{bytes(transfer.answer[:80])!r}.")
+            return
+        size_bytes = transfer.request.size_bytes
+        if size_bytes is not None and delivered_bytes != size_bytes:
+            transfer.fail(f"The server received {delivered_bytes} of the {size_bytes} bytes uploaded.")
+        else:
+            transfer.finish(delivered_bytes, last_byte_t_s)
 
 
 def describe_quic_error(code: int) -> str:
@@ -375,72 +544,141 @@ def describe_quic_error(code: int) -> str:
     return f"QUIC error code {code}"
 
 
-async def report_progress(download: Download, flow: str, interval_s: float) -> None:
-    async for now in ticks(interval_s):
-        emit({"event": "stats", "t_s": round(now, 6), "flow": flow,
-              "bytes_received": download.received_bytes})
+async def settle_at(transfer: Transfer, until_t_s: float) -> None:
+    """Settle a download by duration: what had arrived by until_t_s."""
+    await asyncio.sleep(max(0.0, until_t_s - time.monotonic()))
+    transfer.finish(transfer.received.bytes, time.monotonic())
 
 
 async def run_client(args: argparse.Namespace) -> int:
     host, port = parse_endpoint(args.connect, "--connect")
-    check_congestion_control(args.cc)
-    if args.size_bytes <= 0:
+    if (args.size_bytes is None) == (args.duration_s is None):
+        raise PeerError("Give exactly one of --size-bytes and --duration-s.")
+    if args.size_bytes is not None and args.size_bytes <= 0:
         raise PeerError(f"--size-bytes must be a positive number of bytes, got {args.size_bytes}.")
+    if args.duration_s is not None:
+        check_positive(args.duration_s, "--duration-s")
     check_positive(args.timeout_s, "--timeout-s")
-    check_positive(args.stats_interval_ms, "--stats-interval-ms")
     if not args.flow_id:
         raise PeerError("--flow-id must not be empty.")
-    configuration = QuicConfiguration(
-        is_client=True,
-        alpn_protocols=[args.alpn],
-        congestion_control_algorithm=args.cc,
+    client_configuration = configuration(
+        args, host, is_client=True,
         # The server's certificate is self-signed for the lab.
         verify_mode=ssl.CERT_NONE,
-        max_data=FLOW_CONTROL_WINDOW_BYTES,
-        max_stream_data=FLOW_CONTROL_WINDOW_BYTES,
-        ip_family=ip_family(host),
+        # Loaded when the connection starts, saved when it ends: a warm-up
+        # leaves the ticket (and its transport parameters) a later run resumes.
+        session_ticket_file=args.ticket_file,
     )
-    download = Download(args.size_bytes)
-    stop_on_signals(lambda: download.fail(
-        f"The download was stopped by a signal after {download.progress()}."
-    ))
-    create_protocol = functools.partial(DownloadClientProtocol, download=download)
-    request = json.dumps({"flow": args.flow_id, "size_bytes": args.size_bytes}).encode()
     started_at = time.monotonic()
+    until_t_s = started_at + args.duration_s if args.duration_s is not None else None
+    transfer = Transfer(Request(args.flow_id, args.direction, args.size_bytes, until_t_s, args.warm_up))
+    stop_on_signals(lambda: transfer.fail(
+        f"The transfer was stopped by a signal after {transfer.progress()}."
+    ))
+    create_protocol = functools.partial(ClientProtocol, transfer=transfer)
+    tasks: list[asyncio.Task[None]] = []
     try:
         async with asyncio.timeout(args.timeout_s):
             async with connect(
-                host, port, configuration=configuration,
+                host, port, configuration=client_configuration,
                 create_protocol=create_protocol, wait_connected=False,
             ) as protocol:
+                quic = protocol._quic
                 # Written before the handshake completes, it leaves with the
-                # client's first 1-RTT packets: no round trip is spent waiting.
-                stream_id = protocol._quic.get_next_available_stream_id()
-                protocol._quic.send_stream_data(stream_id, request, end_stream=True)
-                reporter = asyncio.create_task(
-                    report_progress(download, args.flow_id, args.stats_interval_ms / 1000)
-                )
+                # client's first packets: 0-RTT ones with a session ticket.
+                stream_id = quic.get_next_available_stream_id()
+                resumed_download = args.ticket_file is not None and args.direction == "download"
+                padding_bytes = ZERO_RTT_PADDING_BYTES if resumed_download and not args.warm_up else 0
+                quic.send_stream_data(stream_id, transfer.request.encode(padding_bytes),
+                                      end_stream=args.direction == "download")
+                if args.direction == "upload":
+                    tasks.append(asyncio.create_task(
+                        send_zeros(quic, stream_id, args.size_bytes, None)))
+                elif until_t_s is not None:
+                    tasks.append(asyncio.create_task(settle_at(transfer, until_t_s)))
+                if not args.warm_up:
+                    tasks.append(asyncio.create_task(report_stats(
+                        quic, args.flow_id, transfer.received, args.stats_interval_ms / 1000)))
                 try:
-                    await download.finished
+                    delivered_bytes, last_byte_t_s = await transfer.finished
                 finally:
-                    reporter.cancel()
+                    for task in tasks:
+                        task.cancel()
+                initial_cid = (quic.connection_ids or {}).get("initial", b"").hex()
     except TimeoutError:
         raise PeerError(
-            f"The download did not finish within --timeout-s {args.timeout_s} s: "
-            f"received {download.progress()}."
+            f"The transfer did not finish within --timeout-s {args.timeout_s} s: "
+            f"{transfer.progress()}."
         ) from None
     except ConnectionError as error:
         raise PeerError(f"The connection to {args.connect} failed: {error}.") from None
-    download_time_s = download.last_byte_at - started_at
+    download_time_s = last_byte_t_s - started_at
     emit({
         "event": "summary",
         "flow": args.flow_id,
-        "bytes": args.size_bytes,
+        "direction": args.direction,
+        "bytes": delivered_bytes,
         "download_time_s": round(download_time_s, 6),
-        "goodput_mbps": round(args.size_bytes * 8 / download_time_s / 1e6, 6),
+        "goodput_mbps": round(delivered_bytes * 8 / download_time_s / 1e6, 6),
         "start_t_s": round(started_at, 6),
+        "session_resumed": transfer.session_resumed,
+        "initial_cid": initial_cid,
     })
     return 0
+
+
+# ---------------------------------------------------------------- qlog
+
+
+class QlogCounts:
+    """What one end sent on a connection, and when stream data first reached it, from its qlog."""
+
+    def __init__(self) -> None:
+        self.packets_sent = 0
+        self.ack_frames_sent = 0
+        self.zero_rtt_packets_sent = 0
+        self.first_sent_us: int | None = None
+        self.first_stream_data_us: int | None = None
+
+    @property
+    def time_to_first_byte_ms(self) -> float | None:
+        """From this end's first packet to the first stream data it received, by picoquic's clock."""
+        if self.first_sent_us is None or self.first_stream_data_us is None:
+            return None
+        return (self.first_stream_data_us - self.first_sent_us) / 1000
+
+
+# An ACK frame (type 0x02/0x03), not ack_frequency; picoquic logs each frame
+# of a packet on its own line after the packet's event line.
+ACK_FRAME = re.compile(rb'"frame_type": "ack"[,}]')
+
+
+def count_qlog(path: Path) -> QlogCounts:
+    """Read a picoquic qlog line by line (one runs to hundreds of megabytes).
+
+    picoquic writes each event as a line "[relative_time_us, category, event,
+    {...": the lines that follow, up to the next event, are its frames.
+    """
+    counts = QlogCounts()
+    event = b""
+    time_us = 0
+    with path.open("rb") as qlog:
+        for line in qlog:
+            if line.startswith(b"["):
+                time_text, _, rest = line[1:].partition(b",")
+                time_us = int(time_text) if time_text.isdigit() else time_us
+                event = rest.split(b'"', 4)[3] if rest.count(b'"') >= 4 else b""
+                if event == b"packet_sent":
+                    counts.packets_sent += 1
+                    counts.zero_rtt_packets_sent += b'"packet_type": "0RTT"' in line
+                    if counts.first_sent_us is None:
+                        counts.first_sent_us = time_us
+            if event == b"packet_sent":
+                counts.ack_frames_sent += len(ACK_FRAME.findall(line))
+            elif (event == b"packet_received" and counts.first_stream_data_us is None
+                  and b'"frame_type": "stream"' in line):
+                counts.first_stream_data_us = time_us
+    return counts
 
 
 # ---------------------------------------------------------------- satlab flow
@@ -448,12 +686,31 @@ async def run_client(args: argparse.Namespace) -> int:
 
 class PicoquicFlow(Flow):
     """satlab's flow contract over the two peers above, each started as
-    `python -m satlab.flows.quic_picoquic` in its namespace. A download only:
-    the server, in server_netns, is the sender whose stats lines sample() reads.
+    `python -m satlab.flows.quic_picoquic` in its namespace; the server in
+    server_netns, the client in client_netns, whatever the direction. The
+    sender (the server for a download, the client for an upload) gives the
+    samples' cwnd, RTT and losses; the receiver's application the bytes.
 
-    download_time_s is the client's own: from just before it creates the
-    connection (handshake included) to the last byte. retransmissions counts
-    the packets picoquic declared lost, as of the sender's last stats line.
+    download_time_s and bytes are the client's (see the module's docstring
+    for sizes and durations); retransmissions counts the packets picoquic
+    declared lost, as of the sender's last stats line.
+
+    zero_rtt: start_server() also runs a warm-up client to completion (before
+    the run's clock, not measured) that leaves a session ticket for the
+    measured client to resume, sending its request in 0-RTT. "on": the warm-up
+    downloads WARM_UP_BYTES, too few to leave slow start, so no bandwidth is
+    remembered. "bdp": the warm-up sends for WARM_UP_BDP_S in the flow's
+    direction; picoquic then seeds the measured connection's congestion
+    control with the bandwidth and minimum RTT the warm-up's sender had when
+    it left slow start (the server remembers them with the tickets it issued,
+    the client's ticket store carries its own): draft-kuhn-quic-0rtt-bdp's
+    local storage. Its BDP frame is out of aiopquic's reach (backend/README.md).
+
+    details, from the measured connection's qlogs (deleted once counted):
+    ack_frames_sent and receiver_packets_sent, the receiver's; for a download,
+    time_to_first_byte_ms, from the client's first packet to the first
+    response byte by picoquic's clock (one RTT with 0-RTT, two without); with
+    0-RTT, session_resumed and zero_rtt_packets_sent (the client's).
     """
 
     server: JsonLineChild | None = None
@@ -461,45 +718,87 @@ class PicoquicFlow(Flow):
 
     def setup(self) -> None:
         flow = self.planned
-        if flow.direction != "download" or flow.size_bytes is None:
-            raise PeerError(
-                f"Flow {flow.index}: quic-picoquic runs downloads of size_bytes only, "
-                f"not direction {flow.direction!r} or duration_s."
-            )
         self._cert, self._key = make_self_signed_cert(str(self.workdir), flow.server_addr)
+        self._qlog_dirs = {role: self.workdir / f"qlog-{role}" for role in ("server", "client")}
+        for directory in self._qlog_dirs.values():
+            directory.mkdir()
+        self._ticket_file = str(self.workdir / "session-tickets.bin")
+        self._receiver = "client" if flow.direction == "download" else "server"
+
+    def _window_args(self) -> list[str]:
+        flow = self.planned
+        return ["--cc", flow.cc,
+                "--connection-window-bytes", str(flow.connection_window_bytes or FLOW_CONTROL_WINDOW_BYTES),
+                "--stream-window-bytes", str(flow.stream_window_bytes or FLOW_CONTROL_WINDOW_BYTES)]
 
     def start_server(self) -> None:
         flow = self.planned
+        qlog = ["--qlog-dir", str(self._qlog_dirs["server"])] if self._receiver == "server" else []
         self.server = JsonLineChild(
             peer_command("server", "--listen", endpoint(flow.server_addr, flow.port),
-                         "--cert", self._cert, "--key", self._key, "--cc", flow.cc),
+                         "--cert", self._cert, "--key", self._key, *self._window_args(), *qlog),
             flow.server_netns, f"picoquic-server-{flow.index}",
         )
         try:
             self.server.wait_event("listening", SERVER_READY_S)
         except RuntimeError as error:
             raise PeerError(self._error_of(self.server) or str(error)) from None
+        if flow.zero_rtt != "off":
+            self._warm_up()
+
+    def _transfer_args(self) -> list[str]:
+        flow = self.planned
+        amount = (["--size-bytes", str(flow.size_bytes)] if flow.size_bytes is not None
+                  else ["--duration-s", f"{flow.duration_s:g}"])
+        return [*amount, "--direction", flow.direction,
+                "--timeout-s", str(CLIENT_TIMEOUT_S + (flow.duration_s or 0))]
+
+    def _warm_up(self) -> None:
+        flow = self.planned
+        transfer = (["--duration-s", f"{WARM_UP_BDP_S:g}", "--direction", flow.direction]
+                    if flow.zero_rtt == "bdp" else ["--size-bytes", str(WARM_UP_BYTES)])
+        warm_up = JsonLineChild(
+            peer_command("client", "--connect", endpoint(flow.server_addr, flow.port), *transfer,
+                         *self._window_args(), "--flow-id", str(flow.index), "--warm-up",
+                         "--timeout-s", str(WARM_UP_TIMEOUT_S),
+                         "--ticket-file", self._ticket_file),
+            flow.client_netns, f"picoquic-warm-up-{flow.index}",
+        )
+        try:
+            warm_up.process.wait()
+        finally:
+            warm_up.stop()
+        if "summary" not in warm_up.events:
+            raise PeerError(f"Flow {flow.index}: the 0-RTT warm-up connection failed: "
+                            f"{self._error_of(warm_up) or warm_up.stderr_text()}")
 
     def start_client(self) -> None:
         flow = self.planned
-        assert flow.size_bytes is not None
+        qlog = (["--qlog-dir", str(self._qlog_dirs["client"])]
+                if self._receiver == "client" or flow.zero_rtt != "off" else [])
+        tickets = ["--ticket-file", self._ticket_file] if flow.zero_rtt != "off" else []
         self.client = JsonLineChild(
             peer_command("client", "--connect", endpoint(flow.server_addr, flow.port),
-                         "--size-bytes", str(flow.size_bytes), "--cc", flow.cc,
-                         "--flow-id", str(flow.index), "--timeout-s", str(CLIENT_TIMEOUT_S)),
+                         *self._transfer_args(), *self._window_args(),
+                         "--flow-id", str(flow.index), *qlog, *tickets),
             flow.client_netns, f"picoquic-client-{flow.index}",
         )
 
     def done(self) -> bool:
         return self.client is not None and not self.client.running()
 
+    def _ends(self) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """The latest stats lines of (sender, receiver)."""
+        server = self.server.latest if self.server is not None else None
+        client = self.client.latest if self.client is not None else None
+        return (server, client) if self.planned.direction == "download" else (client, server)
+
     def sample(self) -> FlowSample | None:
-        sender = self.server.latest if self.server is not None else None
+        sender, receiver = self._ends()
         if sender is None:
             return None
-        receiver = self.client.latest if self.client is not None else None
         return FlowSample(
-            # What the client application has received: QUIC's goodput.
+            # What the receiving application has received: QUIC's goodput.
             bytes_acked=receiver["bytes_received"] if receiver is not None else None,
             cwnd_bytes=sender["cwnd_bytes"],
             rtt_ms=sender["rtt_ms"],
@@ -507,9 +806,10 @@ class PicoquicFlow(Flow):
         )
 
     def collect(self) -> FlowResult:
-        assert self.client is not None
+        assert self.client is not None and self.server is not None
         self.client.stop()  # it has exited: this joins its line reader
-        sender = self.server.latest if self.server is not None else None
+        self.server.stop()  # so that picoquic closes its qlog
+        sender, receiver = self._ends()
         lost_packets = sender["lost_packets"] if sender is not None else None
         summary = self.client.events.get("summary")
         if summary is None:
@@ -517,9 +817,35 @@ class PicoquicFlow(Flow):
                 f"The picoquic client of flow {self.planned.index} exited "
                 f"{self.client.process.returncode} without a summary: {self.client.stderr_text()}"
             )
-            received = self.client.latest["bytes_received"] if self.client.latest else 0
+            received = receiver["bytes_received"] if receiver is not None else 0
+            self._delete_qlogs()
             return FlowResult(received, None, lost_packets, error=error)
-        return FlowResult(summary["bytes"], summary["download_time_s"], lost_packets)
+        return FlowResult(summary["bytes"], summary["download_time_s"], lost_packets,
+                          details=self._qlog_details(summary))
+
+    def _qlog_details(self, summary: dict[str, Any]) -> dict[str, Any]:
+        """Counts from the measured connection's qlogs, which are then deleted."""
+        def counts(role: str) -> QlogCounts | None:
+            path = self._qlog_dirs[role] / f"{summary['initial_cid']}.{role}.qlog"
+            return count_qlog(path) if path.is_file() else None
+
+        receiver = counts(self._receiver)
+        details: dict[str, Any] = {
+            "ack_frames_sent": receiver.ack_frames_sent if receiver else None,
+            "receiver_packets_sent": receiver.packets_sent if receiver else None,
+        }
+        if self.planned.direction == "download":
+            details["time_to_first_byte_ms"] = receiver.time_to_first_byte_ms if receiver else None
+        if self.planned.zero_rtt != "off":
+            client = receiver if self._receiver == "client" else counts("client")
+            details["session_resumed"] = summary["session_resumed"]
+            details["zero_rtt_packets_sent"] = client.zero_rtt_packets_sent if client else None
+        self._delete_qlogs()
+        return details
+
+    def _delete_qlogs(self) -> None:
+        for directory in self._qlog_dirs.values():
+            shutil.rmtree(directory, ignore_errors=True)
 
     def stop(self) -> None:
         for child in (self.client, self.server):
@@ -554,9 +880,21 @@ def stop_on_signals(on_signal: Callable[[], object] | None = None) -> asyncio.Ev
     return stop
 
 
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """What both ends take: congestion control, ALPN, windows, statistics, qlog."""
+    parser.add_argument("--cc", required=True, metavar="ALGO")
+    parser.add_argument("--alpn", default=DEFAULT_ALPN)
+    parser.add_argument("--stats-interval-ms", type=float, default=100.0)
+    parser.add_argument("--connection-window-bytes", type=int, default=FLOW_CONTROL_WINDOW_BYTES,
+                        help="initial_max_data this end announces")
+    parser.add_argument("--stream-window-bytes", type=int, default=FLOW_CONTROL_WINDOW_BYTES,
+                        help="initial_max_stream_data this end announces")
+    parser.add_argument("--qlog-dir", help="write a qlog per connection into this directory")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = SentenceArgumentParser(
-        prog="quic_picoquic", description="A QUIC download peer on picoquic for satlab flows."
+        prog="quic_picoquic", description="A QUIC transfer peer on picoquic for satlab flows."
     )
     roles = parser.add_subparsers(dest="role", required=True, parser_class=SentenceArgumentParser)
 
@@ -564,22 +902,23 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--out-dir", required=True)
     cert.add_argument("--address", required=True, help="server IP the certificate names")
 
-    server = roles.add_parser("server", help="serve downloads and report path statistics")
+    server = roles.add_parser("server", help="serve transfers and report path statistics")
     server.add_argument("--listen", required=True, metavar="ADDR:PORT")
     server.add_argument("--cert", required=True)
     server.add_argument("--key", required=True)
-    server.add_argument("--cc", required=True, metavar="ALGO")
-    server.add_argument("--alpn", default=DEFAULT_ALPN)
-    server.add_argument("--stats-interval-ms", type=float, default=100.0)
+    add_common_arguments(server)
 
-    client = roles.add_parser("client", help="download --size-bytes and print a summary")
+    client = roles.add_parser("client", help="download or upload, and print a summary")
     client.add_argument("--connect", required=True, metavar="ADDR:PORT")
-    client.add_argument("--size-bytes", required=True, type=int)
-    client.add_argument("--cc", required=True, metavar="ALGO")
-    client.add_argument("--alpn", default=DEFAULT_ALPN)
-    client.add_argument("--flow-id", default="1", help="label of the server's stats lines")
+    client.add_argument("--size-bytes", type=int)
+    client.add_argument("--duration-s", type=float)
+    client.add_argument("--direction", choices=DIRECTIONS, default="download")
+    client.add_argument("--flow-id", default="1", help="label of the stats lines")
     client.add_argument("--timeout-s", type=float, default=120.0)
-    client.add_argument("--stats-interval-ms", type=float, default=100.0)
+    client.add_argument("--ticket-file", help="session ticket store, read at start, written at the end")
+    client.add_argument("--warm-up", action="store_true",
+                        help="a connection that only leaves a session ticket: no stats lines")
+    add_common_arguments(client)
     return parser
 
 
