@@ -1,7 +1,8 @@
 """QUIC through ngtcp2's example programs: the qlog reading, and real runs.
 
-The qlog records below are verbatim ngtcp2 0.12.1 output. Runs with the real
-programs go over loopback (no root) or the engine's GEO path (root).
+The qlog records below are verbatim ngtcp2 0.12.1 output (a few with their
+numbers changed). Runs with the real programs go over loopback (no root) or
+the engine's GEO path (root): 12 Mbit/s forward, 3 Mbit/s return, RTT 500 ms.
 """
 
 import socket
@@ -13,17 +14,17 @@ import pytest
 from satlab import engine, topology
 from satlab.flows.quic_ngtcp2 import (
     CLIENT_PROGRAM,
+    DURATION_GRACE_S,
     SERVER_PROGRAM,
+    Endpoint,
     Ngtcp2Flow,
     QlogTail,
-    SenderState,
-    last_response_data_ms,
     split_records,
 )
 from satlab.flows.registry import TRANSPORTS
 from satlab.host import program
 from satlab.plan import PlannedFlow
-from satlab.scenario import load
+from satlab.scenario import ScenarioError, load
 from tests.conftest import LABS
 
 RS = b"\x1e"
@@ -43,6 +44,17 @@ RESPONSE_FIN_RECEIVED = (
     b'{"time":1713,"name":"transport:packet_received","data":{"frames":[{"frame_type":"stream","stream_id":0,'
     b'"offset":1999925,"length":702,"fin":true}],"header":{"packet_type":"1RTT","packet_number":1458},'
     b'"raw":{"length":745}}}')
+ZERO_RTT_REQUEST_RECEIVED = (
+    b'{"time":0,"name":"transport:packet_received","data":{"frames":[{"frame_type":"stream","stream_id":2,'
+    b'"offset":0,"length":18},{"frame_type":"stream","stream_id":0,"offset":0,"length":43,"fin":true},'
+    b'{"frame_type":"padding"}],"header":{"packet_type":"0RTT","packet_number":0},"raw":{"length":478}}}')
+ACK_SENT = (
+    b'{"time":1716,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"ack","ack_delay":0,'
+    b'"acked_ranges":[[1456,1458]],"ect1":0,"ect0":1100,"ce":0}],"header":{"packet_type":"1RTT",'
+    b'"packet_number":420},"raw":{"length":45}}}')
+PING_SENT = (
+    b'{"time":22,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"ping"},{"frame_type":"padding"}],'
+    b'"header":{"packet_type":"1RTT","packet_number":2},"raw":{"length":1406}}}')
 ACK_RECEIVED = (
     b'{"time":1715,"name":"transport:packet_received","data":{"frames":[{"frame_type":"ack","ack_delay":0,'
     b'"acked_ranges":[[333,344]],"ect1":0,"ect0":343,"ce":0}],"header":{"packet_type":"1RTT",'
@@ -59,6 +71,20 @@ def qlog(*records: bytes) -> bytes:
 
 def with_time(record: bytes, time_ms: int) -> bytes:
     return record.replace(b'{"time":1713,', b'{"time":%d,' % time_ms, 1)
+
+
+def response_data(time_ms: int, offset: int, length: int, fin: bool = False) -> bytes:
+    """A received packet of the response (stream 0) at time_ms."""
+    return (with_time(RESPONSE_FIN_RECEIVED, time_ms)
+            .replace(b'"offset":1999925,"length":702,"fin":true',
+                     b'"offset":%d,"length":%d%s' % (offset, length, b',"fin":true' if fin else b"")))
+
+
+def observed(*records: bytes) -> Endpoint:
+    side = Endpoint()
+    for record in split_records(qlog(*records))[0]:
+        side.observe(record)
+    return side
 
 
 # ---------------------------------------------------------------- qlog
@@ -83,11 +109,9 @@ def test_qlog_tail_reads_each_record_once(tmp_path: Path) -> None:
     assert list(tail.records()) == []
 
 
-def test_sender_state_follows_metrics_and_counts_losses() -> None:
-    sender = SenderState()
-    for record in split_records(qlog(HEADER, METRICS_START, LOST, LOST, METRICS_LATER, ACK_RECEIVED))[0]:
-        sender.observe(record)
-    assert sender == SenderState(cwnd_bytes=23278, rtt_ms=69.0, lost_packets=2)
+def test_endpoint_follows_the_senders_metrics_and_counts_losses() -> None:
+    sender = observed(HEADER, METRICS_START, LOST, LOST, METRICS_LATER, ACK_RECEIVED)
+    assert (sender.cwnd_bytes, sender.rtt_ms, sender.lost_packets) == (23278, 69.0, 2)
 
 
 @pytest.mark.parametrize("bad", [
@@ -97,24 +121,42 @@ def test_sender_state_follows_metrics_and_counts_losses() -> None:
     b'{"name":"recovery:metrics_updated","data":7}',
     b'\xff"recovery:',
 ])
-def test_sender_state_ignores_a_bad_record(bad: bytes) -> None:
-    sender = SenderState(cwnd_bytes=14520, rtt_ms=333.0, lost_packets=1)
-    sender.observe(bad)
-    assert sender == SenderState(cwnd_bytes=14520, rtt_ms=333.0, lost_packets=1)
+def test_endpoint_ignores_a_bad_record(bad: bytes) -> None:
+    side = observed(METRICS_START, LOST)
+    side.observe(bad)
+    assert (side.cwnd_bytes, side.rtt_ms, side.lost_packets) == (14520, 333.0, 1)
 
 
-def test_last_response_data_is_the_latest_packet_of_a_request_stream() -> None:
-    retransmitted_later = with_time(RESPONSE_FIN_RECEIVED, 1790)
-    sent_later = with_time(RESPONSE_FIN_RECEIVED, 1800).replace(b"packet_received", b"packet_sent")
-    control_later = CONTROL_STREAMS_RECEIVED.replace(b'{"time":2,', b'{"time":1900,')
-    records = [CONTROL_STREAMS_RECEIVED, retransmitted_later, RESPONSE_FIN_RECEIVED, ACK_RECEIVED,
-               sent_later, control_later, b'{"frame_type":"stream"', b"\xff"]
-    # Only received packets of stream 0 count, whatever order they came in.
-    assert last_response_data_ms(records) == 1790
+def test_endpoint_counts_stream_0_in_order_and_completes_at_its_fin() -> None:
+    # 0-1000 at 10 ms, 2000-3000 (ahead of a gap) at 20, 1000-2000 (the
+    # gap's repair) and the FIN's 3000-3500 at 30; control streams and a
+    # duplicate late packet change nothing.
+    side = observed(response_data(10, 0, 1000), CONTROL_STREAMS_RECEIVED, response_data(20, 2000, 1000))
+    assert (side.stream_bytes, side.final_bytes, side.complete_ms) == (1000, None, None)
+    for record in split_records(qlog(response_data(30, 1000, 1000), response_data(30, 3000, 500, fin=True),
+                                     response_data(40, 2000, 1000)))[0]:
+        side.observe(record)
+    assert (side.stream_bytes, side.final_bytes, side.complete_ms) == (3500, 3500, 30)
+    assert [side.bytes_at(ms) for ms in (9, 10, 29.5, 30, 1e9)] == [0, 1000, 1000, 3500, 3500]
+    assert not side.zero_rtt_stream_data
 
 
-def test_last_response_data_is_none_without_a_response() -> None:
-    assert last_response_data_ms([HEADER, CONTROL_STREAMS_RECEIVED, ACK_RECEIVED]) is None
+def test_endpoint_ignores_what_is_not_received_stream_0_data() -> None:
+    sent = response_data(10, 0, 1000).replace(b"packet_received", b"packet_sent")
+    side = observed(sent, CONTROL_STREAMS_RECEIVED, b'{"name":"transport:packet_received","frame_type":"stream"',
+                    response_data(10, 0, 1000)[:90], b'\xff"frame_type":"stream"')
+    assert (side.stream_bytes, side.final_bytes) == (0, None)
+
+
+def test_endpoint_counts_the_packets_and_ack_frames_it_sent_and_its_first_exchange() -> None:
+    side = observed(HEADER, PING_SENT, CONTROL_STREAMS_RECEIVED, ACK_SENT, ACK_RECEIVED, ACK_SENT)
+    assert (side.packets_sent, side.ack_frames_sent) == (3, 2)
+    assert (side.first_sent_ms, side.first_received_ms) == (22, 2)
+
+
+def test_endpoint_tells_a_request_in_0rtt_apart() -> None:
+    assert observed(ZERO_RTT_REQUEST_RECEIVED).zero_rtt_stream_data
+    assert not observed(ZERO_RTT_REQUEST_RECEIVED.replace(b'"stream_id":0', b'"stream_id":4')).zero_rtt_stream_data
 
 
 # ---------------------------------------------------------------- the flow
@@ -131,10 +173,15 @@ def planned_flow(**changes: object) -> PlannedFlow:
     return replace(flow, **changes)
 
 
-@pytest.mark.parametrize("changes", [{"direction": "upload"}, {"size_bytes": None, "duration_s": 10.0}])
-def test_ngtcp2_flow_refuses_what_the_programs_cannot_run(tmp_path: Path, changes: dict[str, object]) -> None:
-    flow = Ngtcp2Flow(planned_flow(**changes), tmp_path)
-    with pytest.raises(RuntimeError, match="downloads of size_bytes only"):
+def test_scenario_refuses_zero_rtt_bdp_for_ngtcp2() -> None:
+    with pytest.raises(ScenarioError, match="flows.0.zero_rtt: .*cannot run zero_rtt bdp; allowed: off, on"):
+        load(LABS / "geo-ideal.yaml", [*NGTCP2_2MB, "flows.0.zero_rtt=bdp"])
+
+
+@needs_ngtcp2
+def test_ngtcp2_flow_refuses_zero_rtt_bdp_past_validation(tmp_path: Path) -> None:
+    flow = Ngtcp2Flow(planned_flow(zero_rtt="bdp"), tmp_path)
+    with pytest.raises(RuntimeError, match="quic-ngtcp2 runs zero_rtt off or on, not 'bdp'"):
         flow.setup()
     flow.stop()
 
@@ -174,10 +221,20 @@ def test_ngtcp2_flow_reports_a_short_response_as_an_error(tmp_path: Path) -> Non
     assert result.download_time_s is None
     assert result.bytes < 1000
     assert result.error is not None
-    assert result.error.startswith(f"The ngtcp2 client of flow 2 received {result.bytes} of 2000000 bytes (exit 0)")
+    assert result.error.startswith(f"The ngtcp2 client of flow 2 received {result.bytes} of 2000000 bytes "
+                                   "(the client exited 0: ")
 
 
 # ---------------------------------------------------------------- real runs
+
+
+# A response's HEADERS frame, and 5 bytes per 16 KiB DATA frame: 2 MB take 615.
+HTTP3_FRAMING_BYTES = 1000
+GEO_RTT_S = 0.5
+GEO_FORWARD_BYTES_PER_S = 12e6 / 8
+GEO_RETURN_BYTES_PER_S = 3e6 / 8
+NGTCP2_2MB = ["flows.0.transport=quic-ngtcp2", "flows.0.cc=cubic", "flows.0.hystart=null",
+              "flows.0.size_bytes=2000000"]
 
 
 def namespaces_of(run_id: str) -> list[str]:
@@ -198,8 +255,6 @@ def processes_of(run_id: str) -> list[str]:
     return found
 
 
-NGTCP2_2MB = ["flows.0.transport=quic-ngtcp2", "flows.0.cc=cubic", "flows.0.hystart=null",
-              "flows.0.size_bytes=2000000"]
 
 
 @needs_ngtcp2
@@ -219,7 +274,8 @@ def test_run_downloads_2mb_with_ngtcp2_over_geo_ideal() -> None:
     live = [sample for event in events if event["type"] == "sample" for sample in event["flows"]]
     received = [sample["bytes_acked"] for sample in live if sample["bytes_acked"] is not None]
     assert len(received) >= 10 and received == sorted(received)
-    assert 0 < received[-1] <= 2_000_000
+    assert 0 < received[-1] <= 2_000_000 + HTTP3_FRAMING_BYTES
+    assert 0 < flow["ack_frames_sent"] <= flow["receiver_packets_sent"]
     assert any(sample["cwnd_bytes"] and sample["rtt_ms"] and sample["rtt_ms"] >= 500 for sample in live)
     assert namespaces_of(result.run_id) == []
     assert processes_of(result.run_id) == []
@@ -238,3 +294,95 @@ def test_run_with_an_ngtcp2_server_that_cannot_start_fails_with_a_sentence() -> 
     assert "cc: specify cubic, reno, bbr, or bbr2" in result.error
     assert namespaces_of(result.run_id) == []
     assert processes_of(result.run_id) == []
+
+
+def live_samples(events: list[dict], flow: int = 0) -> list[tuple[float, dict]]:
+    """(t_s, sample) of one flow, in order."""
+    return [(event["t_s"], sample) for event in events if event["type"] == "sample"
+            for sample in event["flows"] if sample["flow"] == flow]
+
+
+def run_ngtcp2(*overrides: str) -> tuple[list[dict], list[dict]]:
+    """The flows' summaries and the events of a run on geo-ideal, which must succeed and leave nothing behind."""
+    events: list[dict] = []
+    result = engine.run(load(LABS / "geo-ideal.yaml", ["flows.0.transport=quic-ngtcp2", "flows.0.hystart=null",
+                                                       *overrides]), events.append)
+    assert result.status == "done", result.error
+    assert namespaces_of(result.run_id) == []
+    assert processes_of(result.run_id) == []
+    return result.flows, events
+
+
+@needs_ngtcp2
+@pytest.mark.needs_root
+def test_run_uploads_500kb_with_ngtcp2_over_geo_ideal() -> None:
+    (flow,), events = run_ngtcp2("flows.0.cc=bbr", "flows.0.size_bytes=500000", "flows.0.direction=upload")
+    assert flow["bytes"] == 500_000
+    # Over the 3 Mbit/s return link: its request and body leave after the
+    # handshake's round trip and arrive half a round trip after the last is sent.
+    assert 500_000 / GEO_RETURN_BYTES_PER_S + 1.5 * GEO_RTT_S <= flow["download_time_s"] < 15
+    assert flow["download_time_s"] <= flow["wall_time_s"]
+    assert flow["mean_rtt_ms"] >= 500
+    # The receiver is the server: about one ACK frame for every two of the ~360 data packets.
+    assert 500_000 / 1500 / 4 < flow["ack_frames_sent"] <= flow["receiver_packets_sent"]
+    live = live_samples(events)
+    received = [sample["bytes_acked"] for _, sample in live if sample["bytes_acked"] is not None]
+    assert len(received) >= 10 and received == sorted(received)
+    assert 0 < received[-1] <= 500_000 + HTTP3_FRAMING_BYTES
+    # The sender's figures: the client's cwnd and RTT, over the 500 ms path.
+    assert any(sample["cwnd_bytes"] and sample["rtt_ms"] and sample["rtt_ms"] >= 500 for _, sample in live)
+
+
+@needs_ngtcp2
+@pytest.mark.needs_root
+@pytest.mark.parametrize(("direction", "link_bytes_per_s"), [("download", GEO_FORWARD_BYTES_PER_S),
+                                                             ("upload", GEO_RETURN_BYTES_PER_S)],
+                         ids=["download", "upload"])
+def test_run_with_ngtcp2_for_a_duration_ends_near_it(direction: str, link_bytes_per_s: float) -> None:
+    (flow,), events = run_ngtcp2("flows.0.size_bytes=null", "flows.0.duration_s=3", f"flows.0.direction={direction}")
+    assert flow["download_time_s"] == 3
+    # Nothing arrives before the handshake's round trip; slow start moves ~100 kB in the next ones.
+    assert 50_000 < flow["bytes"] <= link_bytes_per_s * (3 - GEO_RTT_S)
+    assert 3 <= flow["wall_time_s"] <= 3 + DURATION_GRACE_S + 1
+    assert flow["ack_frames_sent"] > 0
+    # The samples went as far as the bytes counted within the duration, and stopped soon after.
+    live = live_samples(events)
+    assert max(sample["bytes_acked"] for _, sample in live) >= flow["bytes"]
+    assert live[-1][0] - live[0][0] <= 3 + DURATION_GRACE_S + 1
+
+
+@needs_ngtcp2
+@pytest.mark.needs_root
+def test_run_with_an_ngtcp2_window_below_the_bdp_caps_goodput_at_half_a_window_per_rtt() -> None:
+    """100 kB against a BDP of 750 kB. ngtcp2 0.12 grants more credit only once
+    more than half the window is consumed since its last grant (strictly), so
+    a sender that used up the window gets half of it per round trip."""
+    window_bytes = 100_000
+    windows = f"{{connection_bytes: {window_bytes}, stream_bytes: {window_bytes}}}"
+    (flow,), events = run_ngtcp2("flows.0.size_bytes=null", "flows.0.duration_s=5", f"flows.0.flow_control={windows}")
+    rtt_s = flow["mean_rtt_ms"] / 1000
+    # The steady state: from the first window's worth on.
+    steady = [(t_s, sample["bytes_acked"]) for t_s, sample in live_samples(events)
+              if sample["bytes_acked"] is not None and sample["bytes_acked"] >= window_bytes]
+    (start_s, start_bytes), (end_s, end_bytes) = steady[0], steady[-1]
+    assert end_s - start_s >= 4 * rtt_s
+    steady_bytes_per_s = (end_bytes - start_bytes) / (end_s - start_s)
+    assert 0.7 <= steady_bytes_per_s / (window_bytes / 2 / rtt_s) <= 1.3
+    assert flow["goodput_mbps"] < window_bytes / 2 / rtt_s * 8 / 1e6
+    assert flow["ack_frames_sent"] > 0
+
+
+@needs_ngtcp2
+@pytest.mark.needs_root
+def test_run_with_ngtcp2_0rtt_resumes_and_saves_about_a_round_trip() -> None:
+    """The same 50 kB download twice on one path, the second (after the first
+    is over) resuming a warm-up's session and sending its request in 0-RTT."""
+    flows, _ = run_ngtcp2("flows.0.size_bytes=50000",
+                          "flows.1={transport: quic-ngtcp2, cc: cubic, size_bytes: 50000, zero_rtt: 'on', start_s: 3}")
+    full, resumed = flows
+    assert "zero_rtt_accepted" not in full
+    assert resumed["zero_rtt_accepted"] is True
+    assert full["download_time_s"] < 3  # over before the resumed one starts
+    # Not quite a whole round trip: without an address validation token the
+    # server's first flight stays within 3 x the client's first one.
+    assert 0.6 * GEO_RTT_S <= full["download_time_s"] - resumed["download_time_s"] <= 1.2 * GEO_RTT_S
