@@ -369,6 +369,12 @@ class FlowGroup(Strict):
                              "(Linux TCP's window follows its buffers)")
         return flow_control
 
+    @field_validator("zero_rtt", mode="before")
+    @classmethod
+    def _zero_rtt_from_yaml_booleans(cls, zero_rtt: Any) -> Any:
+        # YAML 1.1 reads a bare on / off as true / false.
+        return ("on" if zero_rtt else "off") if isinstance(zero_rtt, bool) else zero_rtt
+
     @field_validator("zero_rtt")
     @classmethod
     def _zero_rtt_of_the_transport(cls, zero_rtt: str, info: ValidationInfo) -> str:

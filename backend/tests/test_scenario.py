@@ -59,10 +59,17 @@ BAD_INPUTS = [
     ("path.forward.channel={model: perfect, loss: 0.5}", "path.forward.channel.loss: is not a known field"),
     ("path.link_backend=tc", "path.link_backend: Input should be 'satlink' or 'netem'"),
     ("seed=-3", "seed: Input should be greater than or equal to 0"),
-    ("flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, direction: upload}",
-     "flows.0.direction: quic-picoquic runs downloads only"),
-    ("flows.0={transport: quic-picoquic, cc: bbr1, duration_s: 10}",
-     "flows.0.duration_s: quic-picoquic transfers a size; give size_bytes"),
+    ("flows.0.flow_control={stream_bytes: 1000000}",
+     "flows.0.flow_control: tcp has no QUIC flow-control windows; give null"),
+    ("flows.0.zero_rtt=on", "flows.0.zero_rtt: tcp cannot run zero_rtt on; allowed: off"),
+    ("flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, zero_rtt: always}",
+     "flows.0.zero_rtt: Input should be 'off', 'on' or 'bdp'"),
+    ("flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, flow_control: {stream_bytes: 1199}}",
+     "flows.0.flow_control.stream_bytes: Input should be greater than or equal to 1200"),
+    ("flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, flow_control: {connection_bytes: 2147483648}}",
+     "flows.0.flow_control.connection_bytes: Input should be less than or equal to 1073741824"),
+    ("flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, flow_control: {window: 1000000}}",
+     "flows.0.flow_control.window: is not a known field"),
     ("cross_traffic=[{rate_mbps: 0}]", "cross_traffic.0.rate_mbps: Input should be greater than 0"),
     ("cross_traffic=[{rate_mbps: 10001}]", "cross_traffic.0.rate_mbps: Input should be less than or equal to 10000"),
     ("cross_traffic=[{rate_mbps: 1, link: sideways}]", "cross_traffic.0.link: Input should be 'return' or 'forward'"),
@@ -218,3 +225,29 @@ def test_apply_override_creates_a_list_for_index_0():
     data = yaml.safe_load((LABS / "geo-ideal.yaml").read_text())
     apply_override(data, "cross_traffic.0.rate_mbps=2.5")
     assert validate(data).cross_traffic[0].rate_mbps == 2.5
+
+
+def test_validate_picoquic_uploads_for_a_duration_with_windows_and_0rtt():
+    data = geo_ideal()
+    data["flows"] = [{"transport": "quic-picoquic", "cc": "cubic", "direction": "upload", "duration_s": 30,
+                      "flow_control": {"stream_bytes": 65536}, "zero_rtt": "bdp"}]
+    flow = validate(data).flows[0]
+    assert (flow.direction, flow.duration_s, flow.zero_rtt) == ("upload", 30, "bdp")
+    assert flow.flow_control is not None
+    assert (flow.flow_control.connection_bytes, flow.flow_control.stream_bytes) == (None, 65536)
+
+
+def test_validate_quic_defaults_to_no_0rtt_and_the_transport_windows():
+    data = geo_ideal()
+    data["flows"][0].update(transport="quic-picoquic", cc="bbr1", hystart=None)
+    flow = validate(data).flows[0]
+    assert (flow.flow_control, flow.zero_rtt) == (None, "off")
+
+
+def test_validate_zero_rtt_reads_yaml_on_and_off():
+    # YAML 1.1 reads a bare on / off as a boolean.
+    data = geo_ideal()
+    apply_override(data, "flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000, zero_rtt: on}")
+    assert validate(data).flows[0].zero_rtt == "on"
+    apply_override(data, "flows.0.zero_rtt=off")
+    assert validate(data).flows[0].zero_rtt == "off"
