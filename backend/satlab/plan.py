@@ -16,12 +16,15 @@ from typing import Any
 from satlab.scenario import (
     MAX_FLOWS,
     TUNNEL_MAX_SYMBOL_BYTES,
+    Aqm,
     Bernoulli,
     Channel,
+    DelayVariation,
     Direction,
     FlowControl,
     GilbertElliottPacket,
     Perfect,
+    RateTrace,
     SatellitePath,
     Scenario,
 )
@@ -184,6 +187,33 @@ def _buffer_bytes(direction: Direction, rtt_ms: float) -> int:
     return max(limit, MTU)
 
 
+def _shaping_args(side: str, direction: Direction, seeds: dict[str, int], name: str,
+                  buffer_bytes: int) -> list[str]:
+    """satlink's AQM, delay variation and rate trace options of one direction
+    (codec/README.md, satlink)."""
+    args = []
+    if (aqm := direction.aqm) is not None:
+        threshold_bytes = aqm.threshold_bytes
+        if threshold_bytes is None:
+            assert aqm.threshold_ratio is not None  # the model holds exactly one of the two
+            threshold_bytes = round(aqm.threshold_ratio * buffer_bytes)
+        args += [f"--{side}-aqm-threshold-bytes", str(threshold_bytes), f"--{side}-aqm-drop-ratio",
+                 str(aqm.drop_ratio), f"--{side}-aqm-seed", str(seeds[f"{name}.aqm"])]
+    variation = direction.delay_variation
+    if variation is not None and variation.bins is not None:
+        args += [f"--{side}-delay-bins", ",".join(f"{b.weight}:{b.low_ms}:{b.high_ms}" for b in variation.bins),
+                 f"--{side}-delay-step-ms", str(variation.step_ms),
+                 f"--{side}-delay-seed", str(seeds[f"{name}.delay_variation"])]
+    traces: list[tuple[str, DelayVariation | RateTrace | None]] = [("delay", variation),
+                                                                    ("rate", direction.rate_trace)]
+    for kind, trace in traces:
+        if trace is not None and trace.file is not None:
+            args += [f"--{side}-{kind}-trace", str(trace.file)]
+            if trace.trace_period_ms > 0:
+                args += [f"--{side}-{kind}-trace-period-ms", str(trace.trace_period_ms)]
+    return args
+
+
 def _link_args(ab: Direction, ba: Direction, seeds: dict[str, int], ab_name: str, ba_name: str,
                buffers: dict[str, int]) -> list[str]:
     args = []
@@ -197,6 +227,7 @@ def _link_args(ab: Direction, ba: Direction, seeds: dict[str, int], ab_name: str
         else:
             args += [f"--{side}-buffer-bytes", str(buffers[name])]
         args += [f"--{side}-channel", channel_spec(direction.channel, seeds[f"{name}.channel"])]
+        args += _shaping_args(side, direction, seeds, name, buffers[name])
     return args
 
 
@@ -262,11 +293,17 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
     # The BDP is the satellite link's, as satlink defines it; the LAN adds to the base RTT only.
     rtt_ms = path.forward.delay_ms + path.return_.delay_ms
 
-    def seed_of(place: str, channel: Channel) -> int:
-        return channel.seed if channel.seed is not None else derive_seed(scenario.seed, iteration, place)
+    def seed_of(place: str, drawing: Channel | Aqm | DelayVariation) -> int:
+        return drawing.seed if drawing.seed is not None else derive_seed(scenario.seed, iteration, place)
 
     seeds = {"path.return.channel": seed_of("path.return.channel", path.return_.channel),
              "path.forward.channel": seed_of("path.forward.channel", path.forward.channel)}
+    # The AQM's and the delay distribution's draws, where a direction has them.
+    for name, direction in (("path.return", path.return_), ("path.forward", path.forward)):
+        if direction.aqm is not None:
+            seeds[f"{name}.aqm"] = seed_of(f"{name}.aqm", direction.aqm)
+        if direction.delay_variation is not None and direction.delay_variation.model == "distribution":
+            seeds[f"{name}.delay_variation"] = seed_of(f"{name}.delay_variation", direction.delay_variation)
     buffers = {"path.forward": _buffer_bytes(path.forward, rtt_ms), "path.return": _buffer_bytes(path.return_, rtt_ms)}
     veths: list[PlannedVeth] = []
     # netem takes whatever reaches it for one packet: a TCP sender's 64 kB GSO

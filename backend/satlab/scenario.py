@@ -204,6 +204,78 @@ class Buffer(Strict):
         return self
 
 
+class Aqm(Strict):
+    """Early drop in front of the drop-tail buffer (satlink only): while more
+    than the threshold waits (bytes not yet serialised), each arrival is
+    dropped with probability drop_ratio. The threshold in bytes, or as a
+    ratio of the buffer: exactly one."""
+    threshold_bytes: int | None = Field(default=None, ge=0, le=1 << 30)
+    threshold_ratio: float | None = Field(default=None, gt=0, lt=1)
+    drop_ratio: Probability
+    # None: derived from the scenario's seed and this AQM's place (see plan.py).
+    seed: Seed | None = None
+
+    @model_validator(mode="after")
+    def _one_threshold(self) -> Aqm:
+        if (self.threshold_bytes is None) == (self.threshold_ratio is None):
+            raise ValueError("give exactly one of threshold_bytes or threshold_ratio (of the buffer)")
+        return self
+
+
+class DelayBin(Strict):
+    """A range of the extra delay, picked with probability weight / (the sum
+    of the weights); the delay is uniform inside it."""
+    weight: float = Field(gt=0, le=1e9)
+    low_ms: float = Field(ge=0, le=10_000)
+    high_ms: float = Field(ge=0, le=10_000)
+
+    @field_validator("high_ms")
+    @classmethod
+    def _not_below_low(cls, high_ms: float, info: ValidationInfo) -> float:
+        low_ms = info.data.get("low_ms")
+        if low_ms is not None and high_ms < low_ms:
+            raise ValueError(f"must be >= low_ms ({low_ms})")
+        return high_ms
+
+
+class DelayVariation(Strict):
+    """An extra one-way delay on top of delay_ms that varies in time
+    (satlink only). Model distribution: drawn from the bins and held for
+    step_ms. Model trace: read from file, lines "t_ms delay_ms" from t_ms 0,
+    the trace starting over every trace_period_ms if > 0. Packets never
+    overtake one another: after the delay falls, a packet waits for the one
+    before it, as on a FIFO link."""
+    model: Literal["distribution", "trace"]
+    bins: list[DelayBin] | None = Field(default=None, min_length=1, max_length=64)
+    step_ms: float | None = Field(default=None, ge=0.001, le=1e9)
+    # None: derived from the scenario's seed and this variation's place (see plan.py).
+    seed: Seed | None = None
+    file: Annotated[Path, Field(strict=False)] | None = None
+    trace_period_ms: float = Field(default=0.0, ge=0, le=1e9)
+
+    @model_validator(mode="after")
+    def _fields_of_the_model(self) -> DelayVariation:
+        fields = {"distribution": ("bins", "step_ms", "seed"), "trace": ("file", "trace_period_ms")}
+        required = {"distribution": ("bins", "step_ms"), "trace": ("file",)}
+        for name in required[self.model]:
+            if getattr(self, name) is None:
+                raise field_error(name, f"is required with model {self.model}", None)
+        for model, names in fields.items():
+            for name in names:
+                if model != self.model and getattr(self, name) not in (None, 0.0):
+                    raise field_error(name, f"applies to model {model} only", getattr(self, name))
+        return self
+
+
+class RateTrace(Strict):
+    """The rate in force over time (satlink only): file has lines "t_ms
+    rate_mbps" from t_ms 0, the trace starting over every trace_period_ms if
+    > 0. The direction's rate_mbps stays its nominal rate (the BDP, a buffer
+    in BDP, link utilisation)."""
+    file: Annotated[Path, Field(strict=False)]
+    trace_period_ms: float = Field(default=0.0, ge=0, le=1e9)
+
+
 class Direction(Strict):
     """One direction of the satellite link."""
     rate_mbps: float = Field(gt=0, le=10_000)
@@ -214,6 +286,19 @@ class Direction(Strict):
     frame_ms: float | None = Field(default=None, ge=0.001, le=10_000)
     buffer: Buffer = Buffer(bdp=1.0)
     channel: Channel = Perfect()
+    aqm: Aqm | None = None
+    delay_variation: DelayVariation | None = None
+    rate_trace: RateTrace | None = None
+
+    @field_validator("aqm")
+    @classmethod
+    def _threshold_within_the_buffer(cls, aqm: Aqm | None, info: ValidationInfo) -> Aqm | None:
+        buffer = info.data.get("buffer")
+        if (aqm is not None and aqm.threshold_bytes is not None and buffer is not None
+                and buffer.bytes is not None and aqm.threshold_bytes >= buffer.bytes):
+            raise ValueError(f"threshold_bytes must be below the buffer's {buffer.bytes} bytes, or the AQM "
+                             "never acts")
+        return aqm
 
 
 class Lan(Strict):
@@ -226,6 +311,11 @@ class Lan(Strict):
 
 # The loss models netem's `loss` option expresses (plan.netem_loss_args); the others need satlink.
 NETEM_CHANNELS = ("perfect", "bernoulli", "ge-packet")
+# What else of a Direction needs satlink, and why netem cannot do it.
+NETEM_CANNOT = {"frame_ms": "netem cannot send frames",
+                "aqm": "netem has no AQM",
+                "delay_variation": "netem cannot vary the delay without reordering or from a trace",
+                "rate_trace": "netem cannot change its rate over time"}
 
 
 class SatellitePath(Strict):
@@ -244,10 +334,12 @@ class SatellitePath(Strict):
                     for name, direction in (("forward", self.forward), ("return", self.return_))
                     if direction.channel.model not in NETEM_CHANNELS]
         problems += [InitErrorDetails(type=PydanticCustomError(
-                         "netem_frames", "netem cannot send frames; use link_backend satlink"),
-                         loc=(name, "frame_ms"), input=direction.frame_ms)
+                         f"netem_{field}", f"{reason}; use link_backend satlink"),
+                         loc=(name, field), input=value.model_dump(mode="json", exclude_defaults=True)
+                         if isinstance(value, BaseModel) else value)
                      for name, direction in (("forward", self.forward), ("return", self.return_))
-                     if direction.frame_ms is not None]
+                     for field, reason in NETEM_CANNOT.items()
+                     if (value := getattr(direction, field)) is not None]
         if problems:
             # A ValidationError keeps each problem's own field (path.forward.channel): a
             # ValueError would name only `path`.

@@ -126,3 +126,51 @@ def test_make_plan_gives_satlink_the_frame_period_of_a_direction():
     plan = make_plan(optical("path.forward.frame_ms=10"), "a1b2c3")
     assert plan.satellite.args[plan.satellite.args.index("--ba-frame-ms") + 1] == "10"
     assert "--ab-frame-ms" not in plan.satellite.args  # the return link sends packet by packet
+
+
+def viasat(*overrides: str):
+    return load(LABS / "geo-viasat.yaml", list(overrides))
+
+
+def option_value(args: list[str], option: str) -> str:
+    return args[args.index(option) + 1]
+
+
+def test_make_plan_gives_satlink_the_aqm_threshold_in_bytes_of_the_buffer():
+    args = make_plan(viasat(), "a1b2c3").satellite.args
+    # Half of the forward link's 36 MB (b = gateway -> a = terminal).
+    assert option_value(args, "--ba-aqm-threshold-bytes") == "18000000"
+    assert option_value(args, "--ba-aqm-drop-ratio") == "0.25"
+    assert "--ab-aqm-threshold-bytes" not in args
+    explicit = make_plan(viasat("path.forward.aqm={threshold_bytes: 1000000, drop_ratio: 0.1}"), "a1b2c3")
+    assert option_value(explicit.satellite.args, "--ba-aqm-threshold-bytes") == "1000000"
+
+
+def test_make_plan_gives_satlink_the_delay_bins_of_a_distribution():
+    args = make_plan(viasat(), "a1b2c3").satellite.args
+    assert option_value(args, "--ba-delay-bins") == "49.5:0.0:37.0,49.5:37.0:65.0,0.1:65.0:940.0,0.001:1140.0:1640.0"
+    assert option_value(args, "--ba-delay-step-ms") == "1000.0"
+    assert "--ab-delay-bins" not in args
+
+
+def test_make_plan_derives_the_seeds_of_the_aqm_and_the_delay_as_a_channels():
+    first, second = make_plan(viasat(), "a1b2c3", 0), make_plan(viasat(), "a1b2c3", 1)
+    for place, option in (("path.forward.aqm", "--ba-aqm-seed"), ("path.forward.delay_variation", "--ba-delay-seed")):
+        assert first.seeds[place] == derive_seed(1, 0, place) != second.seeds[place]
+        assert option_value(first.satellite.args, option) == str(first.seeds[place])
+    assert first.seeds["path.forward.aqm"] != first.seeds["path.forward.delay_variation"]
+    assert "path.return.aqm" not in first.seeds  # only where a direction draws
+    kept = make_plan(viasat("path.forward.aqm.seed=7", "path.forward.delay_variation.seed=8"), "a1b2c3")
+    assert (kept.seeds["path.forward.aqm"], kept.seeds["path.forward.delay_variation"]) == (7, 8)
+
+
+def test_make_plan_gives_satlink_the_delay_and_rate_traces(tmp_path):
+    plan = make_plan(optical(f"path.forward.delay_variation={{model: trace, file: {tmp_path}/delay.txt, "
+                             "trace_period_ms: 900}",
+                             f"path.return.rate_trace={{file: {tmp_path}/rate.txt}}"), "a1b2c3")
+    args = plan.satellite.args
+    assert option_value(args, "--ba-delay-trace") == f"{tmp_path}/delay.txt"
+    assert option_value(args, "--ba-delay-trace-period-ms") == "900.0"
+    assert option_value(args, "--ab-rate-trace") == f"{tmp_path}/rate.txt"
+    assert "--ab-rate-trace-period-ms" not in args  # the last rate holds
+    assert "path.forward.delay_variation" not in plan.seeds  # a trace draws nothing

@@ -251,3 +251,80 @@ def test_validate_zero_rtt_reads_yaml_on_and_off():
     assert validate(data).flows[0].zero_rtt == "on"
     apply_override(data, "flows.0.zero_rtt=off")
     assert validate(data).flows[0].zero_rtt == "off"
+
+
+# Satellite gateway shaping: the AQM, a delay that varies, a rate trace (satlink only).
+SHAPING_BAD_INPUTS = [
+    ("path.forward.aqm={drop_ratio: 0.25}",
+     "path.forward.aqm: give exactly one of threshold_bytes or threshold_ratio (of the buffer)"),
+    ("path.forward.aqm={threshold_bytes: 1000, threshold_ratio: 0.5, drop_ratio: 0.25}",
+     "path.forward.aqm: give exactly one of threshold_bytes or threshold_ratio (of the buffer)"),
+    ("path.forward.aqm={threshold_ratio: 1, drop_ratio: 0.25}",
+     "path.forward.aqm.threshold_ratio: Input should be less than 1"),
+    ("path.forward.aqm={threshold_ratio: 0.5, drop_ratio: 1.5}",
+     "path.forward.aqm.drop_ratio: Input should be less than or equal to 1"),
+    ("path.forward={rate_mbps: 144, delay_ms: 280, buffer: {bytes: 36000000}, "
+     "aqm: {threshold_bytes: 36000000, drop_ratio: 0.25}}",
+     "path.forward.aqm: threshold_bytes must be below the buffer's 36000000 bytes, or the AQM never acts"),
+    ("path.forward.delay_variation={model: gauss}",
+     "path.forward.delay_variation.model: Input should be 'distribution' or 'trace'"),
+    ("path.forward.delay_variation={model: distribution, step_ms: 1000}",
+     "path.forward.delay_variation.bins: is required with model distribution"),
+    ("path.forward.delay_variation={model: distribution, bins: [{weight: 1, low_ms: 0, high_ms: 65}]}",
+     "path.forward.delay_variation.step_ms: is required with model distribution"),
+    ("path.forward.delay_variation={model: distribution, bins: [], step_ms: 10}",
+     "path.forward.delay_variation.bins: List should have at least 1 item"),
+    ("path.forward.delay_variation={model: distribution, bins: [{weight: 1, low_ms: 65, high_ms: 0}], step_ms: 10}",
+     "path.forward.delay_variation.bins.0.high_ms: must be >= low_ms (65.0)"),
+    ("path.forward.delay_variation={model: distribution, bins: [{weight: 0, low_ms: 0, high_ms: 1}], step_ms: 10}",
+     "path.forward.delay_variation.bins.0.weight: Input should be greater than 0"),
+    ("path.forward.delay_variation={model: trace, file: delay.txt, step_ms: 10}",
+     "path.forward.delay_variation.step_ms: applies to model distribution only"),
+    ("path.forward.delay_variation={model: distribution, bins: [{weight: 1, low_ms: 0, high_ms: 1}], step_ms: 10, "
+     "file: delay.txt}", "path.forward.delay_variation.file: applies to model trace only"),
+    ("path.forward.delay_variation={model: trace}", "path.forward.delay_variation.file: is required with model trace"),
+    ("path.return.rate_trace={trace_period_ms: 1000}", "path.return.rate_trace.file: Field required"),
+    ("path.return.rate_trace={file: rate.txt, trace_period_ms: -1}",
+     "path.return.rate_trace.trace_period_ms: Input should be greater than or equal to 0"),
+]
+
+
+@pytest.mark.parametrize(("override", "expected"), SHAPING_BAD_INPUTS, ids=[o for o, _ in SHAPING_BAD_INPUTS])
+def test_validate_shaping_rejects_bad_input(override, expected):
+    data = geo_ideal()
+    apply_override(data, override)
+    with pytest.raises(ScenarioError) as error:
+        validate(data)
+    assert any(problem.startswith(expected) for problem in error.value.problems), error.value.problems
+
+
+def test_validate_netem_refuses_the_aqm_a_varying_delay_and_a_rate_trace():
+    data = geo_ideal()
+    data["path"]["link_backend"] = "netem"
+    data["path"]["forward"]["aqm"] = {"threshold_ratio": 0.5, "drop_ratio": 0.25}
+    data["path"]["forward"]["delay_variation"] = {"model": "trace", "file": "delay.txt"}
+    data["path"]["return"]["rate_trace"] = {"file": "rate.txt"}
+    with pytest.raises(ScenarioError) as error:
+        validate(data)
+    assert error.value.problems == [
+        "path.forward.aqm: netem has no AQM; use link_backend satlink (got {threshold_ratio: 0.5, drop_ratio: 0.25})",
+        "path.forward.delay_variation: netem cannot vary the delay without reordering or from a trace; use "
+        "link_backend satlink (got {model: 'trace', file: 'delay.txt'})",
+        "path.return.rate_trace: netem cannot change its rate over time; use link_backend satlink "
+        "(got {file: 'rate.txt'})"]
+
+
+def test_load_geo_viasat_models_the_claypool_path():
+    """The Viasat-2 figures: 144 Mbit/s down, a 36 MB queue whose AQM acts
+    above half of it, and RTT = 560 ms + the forward link's extra delay."""
+    path = load(LABS / "geo-viasat.yaml").path
+    assert (path.forward.rate_mbps, path.forward.buffer.bytes) == (144, 36_000_000)
+    assert (path.forward.aqm.threshold_ratio, path.forward.aqm.drop_ratio) == (0.5, 0.25)
+    assert path.forward.delay_ms + path.return_.delay_ms == 560
+    bins = path.forward.delay_variation.bins
+    rtt_ranges = [(560 + b.low_ms, 560 + b.high_ms) for b in bins]
+    assert rtt_ranges == [(560, 597), (597, 625), (625, 1500), (1700, 2200)]
+    total = sum(b.weight for b in bins)
+    assert (bins[0].weight + bins[1].weight) / total == pytest.approx(0.99, abs=0.01)
+    assert bins[0].weight == bins[1].weight  # split at the 597 ms median
+    assert path.return_.delay_variation is None and path.return_.aqm is None
