@@ -37,11 +37,23 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   const summary = panel.getByRole('table', { name: 'Summary per flow' });
   await expect(summary.getByRole('columnheader', { name: 'Download time, s' })).toBeVisible();
   const headers = summary.getByRole('columnheader');
-  const column = (await headers.evaluateAll((cells) => cells.map((cell) => cell.getAttribute('aria-label') ?? cell.textContent))).indexOf(
-    'Download time, s',
-  );
+  const headerNames = await headers.evaluateAll((cells) => cells.map((cell) => cell.getAttribute('aria-label') ?? cell.textContent));
+  const column = headerNames.indexOf('Download time, s');
   const row = summary.getByRole('row', { name: /^flow 0 tcp cubic/ });
   const downloadTime = Number(await row.locator('th, td').nth(column).textContent());
+  // Start-up vs steady state, utilisation and the figures across flows, each explained.
+  await expect(summary.getByRole('columnheader', { name: 'Start-up, s' })).toHaveAccessibleDescription(
+    /^From the flow’s start until its live goodput .* first reaches 90 % of the bottleneck rate/,
+  );
+  for (const name of ['Direction', 'Link utilisation, %', 'Steady goodput, Mbit/s', 'Steady RTT, ms', 'Latecomer convergence, s', 'Role']) {
+    await expect(summary.getByRole('columnheader', { name })).toHaveAccessibleDescription(/\w/);
+  }
+  const cell = (name: string) => row.locator('th, td').nth(headerNames.indexOf(name));
+  await expect(cell('Direction')).toHaveText('download');
+  // 300 kB may end before its goodput fills 90 % of the 12 Mbit/s link: then it was all start-up.
+  await expect(cell('Start-up, s')).toHaveText(/^(\d+\.\d|not reached)$/);
+  await expect(cell('Link utilisation, %')).toHaveText(/^\d{1,2}\.\d$/);
+  await expect(cell('Latecomer convergence, s')).toHaveText('–');
   // 300 kB over 12 Mbit/s and a 500 ms RTT, handshake included: a few round trips.
   expect(downloadTime).toBeGreaterThan(1);
   expect(downloadTime).toBeLessThan(10);
@@ -50,7 +62,7 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   const response = await page.request.get(await csv.evaluate((link: HTMLAnchorElement) => link.href));
   expect(response.status()).toBe(200);
   const [header, firstRow] = (await response.text()).split(/\r?\n/);
-  expect(header.split(',')).toContain('download_time_s');
+  expect(header.split(',')).toEqual(expect.arrayContaining(['download_time_s', 'startup_s', 'steady_goodput_mbps', 'latecomer_convergence_s']));
   expect(firstRow.startsWith(`${runId},geo-ideal,`)).toBe(true);
   await page.screenshot({ path: 'test-output/experiments-run.png', fullPage: true });
 

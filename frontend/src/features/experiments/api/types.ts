@@ -87,6 +87,24 @@ export interface FlowSummary {
   retransmissions: number | null;
   mean_rtt_ms: number | null;
   power_mbps_per_s: number | null;
+  /**
+   * Start-up vs steady state, utilisation, latecomers, mice (backend/README.md, "Start-up, steady
+   * state, latecomers"); absent from runs summarised before they existed.
+   */
+  bottleneck_mbps?: number | null;
+  link_utilisation_ratio?: number | null;
+  /** Null: the flow never reached 90 % of the bottleneck (all start-up). */
+  startup_s?: number | null;
+  startup_goodput_mbps?: number | null;
+  startup_mean_rtt_ms?: number | null;
+  startup_retransmissions?: number | null;
+  steady_goodput_mbps?: number | null;
+  steady_mean_rtt_ms?: number | null;
+  steady_retransmissions?: number | null;
+  latecomer?: boolean;
+  /** Null for a latecomer: it never converged. */
+  latecomer_convergence_s?: number | null;
+  short_beside_long?: boolean;
   error: string | null;
 }
 

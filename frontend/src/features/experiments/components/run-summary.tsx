@@ -3,6 +3,7 @@ import { HeaderCell } from '../../../components/header-cell';
 import { Measure } from '../../../components/measure';
 import { csvKinds, csvUrl } from '../api/api-url';
 import type { RunResult } from '../api/types';
+import { flowRoles, formatConvergence, formatPercent, formatStartup } from '../logic/flow-metrics';
 import { formatNumber } from '../logic/format';
 import { glossary } from '../logic/glossary';
 
@@ -52,12 +53,23 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
               <th scope="col">Flow</th>
               <th scope="col">Transport</th>
               <th scope="col">CC</th>
+              <HeaderCell label="Direction" help={glossary.direction} />
               <th scope="col">Received, bytes</th>
               <HeaderCell label="Download time, s" help={glossary.downloadTime} />
               <HeaderCell label="Goodput, Mbit/s" help={glossary.goodput} />
               <HeaderCell label="Retransmissions, packets" help={glossary.retransmissions} />
               <HeaderCell label="Mean RTT, ms" help={glossary.rtt} />
               <HeaderCell label="Power, Mbit/s per s of RTT" help={glossary.power} />
+              <HeaderCell label="Link utilisation, %" help={glossary.utilisation} />
+              <HeaderCell label="Start-up, s" help={glossary.startup} />
+              <HeaderCell label="Start-up goodput, Mbit/s" help={glossary.startupGoodput} />
+              <HeaderCell label="Steady goodput, Mbit/s" help={glossary.steadyGoodput} />
+              <HeaderCell label="Start-up RTT, ms" help={glossary.startupRtt} />
+              <HeaderCell label="Steady RTT, ms" help={glossary.steadyRtt} />
+              <HeaderCell label="Start-up retransmissions, packets" help={glossary.startupRetransmissions} />
+              <HeaderCell label="Steady retransmissions, packets" help={glossary.steadyRetransmissions} />
+              <HeaderCell label="Latecomer convergence, s" help={glossary.convergence} />
+              <HeaderCell label="Role" help={glossary.role} />
               {withErrors && <th scope="col">Error</th>}
             </tr>
           </thead>
@@ -68,12 +80,23 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
                 <th scope="row">flow {flow.flow}</th>
                 <td>{flow.transport}</td>
                 <td>{flow.cc}</td>
+                <td>{flow.direction}</td>
                 <td>{flow.bytes?.toLocaleString('en') ?? '–'}</td>
                 <td>{formatNumber(flow.download_time_s, 3)}</td>
                 <td>{formatNumber(flow.goodput_mbps, 3)}</td>
                 <td>{flow.retransmissions ?? '–'}</td>
                 <td>{formatNumber(flow.mean_rtt_ms, 1)}</td>
                 <td>{formatNumber(flow.power_mbps_per_s, 2)}</td>
+                <td>{formatPercent(flow.link_utilisation_ratio)}</td>
+                <td>{formatStartup(flow)}</td>
+                <td>{formatNumber(flow.startup_goodput_mbps, 3)}</td>
+                <td>{formatNumber(flow.steady_goodput_mbps, 3)}</td>
+                <td>{formatNumber(flow.startup_mean_rtt_ms, 1)}</td>
+                <td>{formatNumber(flow.steady_mean_rtt_ms, 1)}</td>
+                <td>{flow.startup_retransmissions ?? '–'}</td>
+                <td>{flow.steady_retransmissions ?? '–'}</td>
+                <td>{formatConvergence(flow)}</td>
+                <td>{flowRoles(flow)}</td>
                 {withErrors && <td className="flow-error">{flow.error ?? ''}</td>}
               </tr>
             ))}

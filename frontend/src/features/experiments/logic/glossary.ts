@@ -10,6 +10,20 @@ export const glossary = {
   rtt: 'Round-trip time: from sending a packet to its acknowledgment, smoothed, as the sender measures it. At least about 500 ms over a GEO path; more while the queue fills.',
   retransmissions: 'Packets sent again because the sender judged them lost (TCP) or declared them lost (QUIC), counted from the start.',
   power: 'Kleinrock’s power: goodput divided by the mean RTT. Higher is better: fast, and without long queues.',
+  direction: 'Download: the server sends over the forward link. Upload: the client sends over the thin return link, where a download’s acknowledgments queue behind it.',
+  utilisation:
+    'Goodput over the bottleneck rate of the flow’s direction (the forward link for a download, the return link for an upload). Even a full link gives about 96 %: headers take the rest.',
+  startup:
+    'From the flow’s start until its live goodput (over the last round trip) first reaches 90 % of the bottleneck rate; “not reached” if it never does (then the whole flow is start-up).',
+  startupGoodput: 'Bytes delivered during the start-up, over its length.',
+  steadyGoodput: 'Bytes delivered from the end of the start-up to the flow’s end, over that time.',
+  startupRtt: 'Mean RTT during the start-up.',
+  steadyRtt: 'Mean RTT after the start-up: higher when the flow keeps a queue at the bottleneck.',
+  startupRetransmissions: 'Packets sent again during the start-up.',
+  steadyRetransmissions: 'Packets sent again after the start-up.',
+  convergence:
+    'For a flow that started after another of its direction: from its start until its goodput, over 4 base round trips, stays within 20 % of its fair share (the bottleneck rate over the flows active then) to the end of their overlap; “never” if it does not.',
+  role: 'Latecomer: it started after another flow of its direction. Short beside long: a transfer of a fixed size while a flow of another group ran for its whole life (its download time is the mouse’s completion time).',
   jain: 'Jain’s fairness index over the flows’ goodputs, (Σx)² / (n·Σx²): 1 when every flow gets the same, 1/n when one flow takes everything.',
   queue: 'Bytes waiting in the satellite link’s drop-tail buffer, per direction. A full buffer drops packets: congestion.',
   drops: 'Packets the forward link dropped, from the start: “buffer full” is congestion (the queue overflowed), “channel” the link’s own losses (the channel model).',
