@@ -1,11 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { sheetsAsset } from './scripts/sheets-asset';
 import { studiesAsset } from './scripts/studies-asset';
 
 /** The WebAssembly codec and its wrapper, built by codec/wasm/build.sh at the repository root. */
 const wasmBuildDir = fileURLToPath(new URL('../build/wasm', import.meta.url));
-/** The scenario presets and study recipes; the studies go into the build as studies.json (the Studies page without a backend). */
+/**
+ * The scenario presets, study recipes and lab sheets; the studies go into the build as studies.json
+ * (the Studies page without a backend), the sheets as sheets.json with their reference runs.
+ */
 const labsDir = fileURLToPath(new URL('../labs', import.meta.url));
 
 /**
@@ -17,7 +21,7 @@ const api = { '/api': { target: process.env.SATLAB_API_URL ?? 'http://127.0.0.1:
 export default defineConfig({
   // Relative asset paths: the built site works from any directory, served statically or by the backend.
   base: './',
-  plugins: [react(), studiesAsset(labsDir)],
+  plugins: [react(), studiesAsset(labsDir), sheetsAsset(labsDir)],
   resolve: { alias: { '@swf': wasmBuildDir } },
   server: { fs: { allow: ['.', wasmBuildDir] }, proxy: api },
   preview: { proxy: api },

@@ -2,6 +2,7 @@ import { ClassPage } from '../features/auth';
 import { ChannelLab } from '../features/channel-lab';
 import { ExperimentConsole } from '../features/experiments';
 import { FecLab } from '../features/fec-lab';
+import { SheetsPage } from '../features/sheets';
 import { StudiesPage } from '../features/studies';
 import { useCodec } from '../lib/codec';
 
@@ -22,6 +23,11 @@ const pages = [
     id: 'studies',
     title: 'Studies',
     blurb: 'Published SATCOM studies rerun by satlab: its figures beside theirs, and which of their conclusions hold.',
+  },
+  {
+    id: 'sheets',
+    title: 'Lab sheets',
+    blurb: 'Guided labs for students: what to try, what to predict, what to measure, with the labs and runs built in.',
   },
 ] as const;
 
@@ -69,6 +75,8 @@ export function App() {
           <ClassPage />
         ) : page.id === 'studies' ? (
           <StudiesPage />
+        ) : page.id === 'sheets' ? (
+          <SheetsPage />
         ) : (
           <CodecLab lab={page.id} />
         )}
