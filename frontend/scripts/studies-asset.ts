@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvParse } from 'd3';
-import type { Plugin } from 'vite';
 import { isMap, parseDocument } from 'yaml';
+import { jsonAsset } from './json-asset';
 import type { PublishedFigure, Statistic, StudyDetail, StudyList } from '../src/features/studies/api/types';
 
 /**
@@ -89,18 +89,5 @@ export function readStudies(labsDir: string): StudyList<StudyDetail> {
 }
 
 /** studiesAsset is the Vite plugin that writes studies.json into the build, and serves it in development. */
-export function studiesAsset(labsDir: string): Plugin {
-  const asset = () => JSON.stringify(readStudies(labsDir));
-  return {
-    name: 'satlab-studies-asset',
-    generateBundle() {
-      this.emitFile({ type: 'asset', fileName: STUDIES_ASSET, source: asset() });
-    },
-    configureServer(server) {
-      server.middlewares.use(`/${STUDIES_ASSET}`, (_request, response) => {
-        response.setHeader('content-type', 'application/json');
-        response.end(asset());
-      });
-    },
-  };
-}
+export const studiesAsset = (labsDir: string) =>
+  jsonAsset('satlab-studies-asset', () => ({ [STUDIES_ASSET]: () => readStudies(labsDir) }));
