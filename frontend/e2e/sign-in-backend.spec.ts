@@ -78,3 +78,40 @@ test.describe('refusals', () => {
     await expect(page.getByRole('form', { name: 'Instructor sign-in' })).toBeVisible();
   });
 });
+
+test('the instructor changes a quota within its ceiling, and a student sees it in force', async ({ page, browser }) => {
+  await page.goto(`${site}?lab=class`);
+  const signIn = page.getByRole('form', { name: 'Instructor sign-in' });
+  await signIn.getByLabel('Instructor token').fill(TOKEN);
+  await signIn.getByRole('button', { name: 'Sign in as instructor' }).click();
+  const quotas = page.getByRole('form', { name: 'Quotas' });
+  const concurrent = quotas.getByLabel('Runs one student may have queued or running at once');
+  const save = quotas.getByRole('button', { name: 'Save quotas' });
+  await expect(concurrent).toHaveValue('2');
+  // The ceiling comes from the backend's OpenAPI document: above it, the form sends nothing.
+  await concurrent.fill('9');
+  await expect(concurrent).toHaveAccessibleDescription(/Runs one student may have queued or running at once takes a whole number from 0 to 8, not 9\./);
+  await expect(save).toBeDisabled();
+  await concurrent.fill('1');
+  await quotas.getByLabel('Students may start campaigns').check();
+  await save.click();
+  await expect(quotas.getByRole('status')).toHaveText("Saved: students' next requests follow these quotas.");
+  await page.screenshot({ path: 'test-output/sign-in-quotas.png', fullPage: true });
+  await page.reload();
+  await expect(page.getByRole('form', { name: 'Quotas' }).getByLabel('Runs one student may have queued or running at once')).toHaveValue('1');
+
+  const student = await (await browser.newContext()).newPage();
+  await student.goto(`${site}?lab=class`);
+  const join = student.getByRole('form', { name: 'Join the class' });
+  await join.getByLabel('Class code').fill((await page.getByRole('status', { name: 'The class code' }).textContent()) ?? '');
+  await join.getByLabel('Your name').fill('Grace');
+  await join.getByRole('button', { name: 'Join' }).click();
+  const inForce = student.getByRole('region', { name: 'What you may run' });
+  await expect(inForce.getByRole('row', { name: 'runs one student may have queued or running at once 1' })).toBeVisible();
+  await expect(inForce.getByRole('row', { name: '1 lets students start campaigns, 0 keeps them to the instructor 1' })).toBeVisible();
+
+  // Back to the defaults, for the other tests of this server.
+  const defaults = await (await page.request.get(`${site}api/class/quotas`)).json();
+  const values = Object.fromEntries(defaults.map((quota: { name: string; default: number }) => [quota.name, quota.default]));
+  expect((await page.request.put(`${site}api/class/quotas`, { data: values })).status()).toBe(200);
+});

@@ -1,4 +1,5 @@
 import { postJson, request } from '../../../lib/api/request';
+import { type OpenApiDocument, quotaLimitsFromOpenApi } from './quota-limits';
 
 /** Who this browser's session is (GET /api/auth/me); open_access: the server needs no sign-in. */
 export interface Me {
@@ -31,6 +32,15 @@ export interface Limit {
   description: string;
 }
 
+/** A quota the instructor may change (GET api/class/quotas): its default is the environment's value. */
+export interface Quota extends Limit {
+  default: number;
+  ceiling: number;
+}
+
+/** The body of PUT api/class/quotas: every quota's value, by name. */
+export type QuotaValues = Record<string, number>;
+
 // The session cookie goes with every request: same origin (it is HttpOnly and SameSite=Strict,
 // so scripts never see it).
 const post = <Body>(path: string, body: unknown = {}) => request<Body>(path, postJson(body));
@@ -42,5 +52,10 @@ export const signOut = () => post<{ message: string }>('auth/logout');
 export const getClass = () => request<ClassInfo>('class');
 export const newClassCode = () => post<{ class_code: string }>('class/code');
 export const getLimits = () => request<Limit[]>('limits');
+export const getQuotas = () => request<Quota[]>('class/quotas');
+/** setQuotas sends every quota; a 422 ApiError names each field above its ceiling, and nothing changes. */
+export const setQuotas = (values: QuotaValues) => request<Quota[]>('class/quotas', { ...postJson(values), method: 'PUT' });
+/** The range of each quota field, from the backend's OpenAPI document (its ceilings are this server's). */
+export const getQuotaLimits = async () => quotaLimitsFromOpenApi(await request<OpenApiDocument>('openapi.json'));
 /** What this server (often a container) cannot do that runs need, each a sentence. */
 export const getLimitations = async () => (await request<{ limitations?: string[] }>('capabilities')).limitations ?? [];

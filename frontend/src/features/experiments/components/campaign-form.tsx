@@ -5,7 +5,7 @@ import { TextField } from '../../../components/text-field';
 import { createCampaign } from '../api/client';
 import type { Limits } from '../api/limits';
 import type { CampaignDetail, CampaignSpec, Capabilities, Lab } from '../api/types';
-import { useFieldProblems } from '../hooks/use-field-problems';
+import { useFieldProblems } from '../../../components/use-field-problems';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
 import { useSubmission } from '../hooks/use-submission';

@@ -6,7 +6,7 @@ import { SubmitRow } from '../../../components/submit-row';
 import { createRun } from '../api/client';
 import type { Limits } from '../api/limits';
 import type { Capabilities, Lab, Run, Scenario } from '../api/types';
-import { useFieldProblems } from '../hooks/use-field-problems';
+import { useFieldProblems } from '../../../components/use-field-problems';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
 import { useSubmission } from '../hooks/use-submission';
