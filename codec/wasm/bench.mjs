@@ -4,9 +4,12 @@
 //    "symbol_bytes":1400,"source_mbps":...}
 //   {"bench":"decode",...,"loss":0.05,"symbols":1000000,"source_mbps":...,
 //    "decoder_peak_bytes":...}
+//   {"bench":"residual",...,"channel":"optical","packets_per_s":...}
 // source_mbps counts source bits (symbols * symbol_bytes * 8) per second of
 // encode work alone (best of 5 rounds of 10^5 symbols) or of decode work alone
-// (all 10^6 symbols). Run: node codec/wasm/bench.mjs
+// (all 10^6 symbols); residual's packets_per_s counts packets (sources and
+// repairs) through encoder, channel and decoder per second of one
+// swf_residual_advance over 10^6 sources. Run: node codec/wasm/bench.mjs
 // (after codec/wasm/build.sh).
 import { performance } from 'node:perf_hooks';
 
@@ -23,6 +26,7 @@ const DECODE_LOSS = 0.05;
 // Decode is timed batch by batch: encode a batch, then decode it. A batch
 // bounds the memory held by generated repairs.
 const DECODE_BATCH = 20_000;
+const RESIDUAL_SOURCES = 1_000_000;
 
 const { swf } = await loadBuiltSwf();
 const kernel = swf.gfKernel();
@@ -56,9 +60,8 @@ function benchEncode(k, z) {
 }
 
 function benchDecode(k, z) {
-  const encoder = swf.encoder({ symbolBytes: SYMBOL_BYTES, k, z });
-  const decoder = swf.decoder({ symbolBytes: SYMBOL_BYTES, maxWindow: z });
-  const channel = swf.channel({ kind: 'bernoulli', seed: 5, loss: DECODE_LOSS });
+  const path = swf.fecPath({ symbolBytes: SYMBOL_BYTES, k, z, channel: { kind: 'bernoulli', seed: 5, loss: DECODE_LOSS } });
+  const { encoder, decoder, channel } = path;
   try {
     let lost = 0;
     let rebuilt = 0;
@@ -90,11 +93,27 @@ function benchDecode(k, z) {
       loss: DECODE_LOSS, symbols: DECODE_SYMBOLS, source_mbps: Math.round(mbps(DECODE_SYMBOLS, decodeMs / 1000)),
       decoder_peak_bytes: stats.peakMemoryBytes, lost, rebuilt, given_up: stats.givenUp });
   } finally {
-    encoder.free();
-    decoder.free();
-    channel.free();
+    path.free();
+  }
+}
+
+// The channel lab's Monte-Carlo (swf_residual): packets through encoder, channel and decoder per
+// second, the whole loop inside WebAssembly, over the optical study channel.
+function benchResidual(k, z) {
+  const channel = { kind: 'ge_time', seed: 1, p: 0.01, q: 0.167, stepMs: 10 };
+  const stream = swf.residualStream({ k, z, packetMs: 1, channel });
+  try {
+    const start = performance.now();
+    const counts = stream.advance(RESIDUAL_SOURCES);
+    const seconds = (performance.now() - start) / 1000;
+    print({ bench: 'residual', target: 'wasm', kernel, k, z, channel: 'optical', sources: RESIDUAL_SOURCES,
+      packets: counts.packets, packets_per_s: Math.round(counts.packets / seconds),
+      residual_loss: counts.lost / counts.sources });
+  } finally {
+    stream.free();
   }
 }
 
 for (const [k, z] of SCHEDULES) benchEncode(k, z);
 for (const [k, z] of SCHEDULES) benchDecode(k, z);
+for (const [k, z] of SCHEDULES) benchResidual(k, z);

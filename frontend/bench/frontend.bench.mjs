@@ -1,14 +1,19 @@
 // make bench-frontend: the channel lab's Monte-Carlo measured where it runs, in headless Chromium.
 // For each channel preset it opens the built site (dist/, served as the end-to-end tests serve it),
 // starts a curve of 10^6 sources per k and prints one JSON line: the packets per second the Web
-// Workers push through encoder, channel and decoder (wall clock, and per CPU-second of this process
-// and its children, the browser among them: a figure a busy machine does not distort), and how long the page's main thread was ever
-// unavailable meanwhile (Long Tasks API, and the largest lateness of a 10 ms timer).
+// Workers (one per core) push through encoder, channel and decoder (wall clock from the request to
+// the last report, as the page shows it, and per CPU-second of this process and its children, the
+// browser among them: a figure a busy machine distorts less), how long the page's main thread was
+// ever unavailable meanwhile (Long Tasks API, and the largest lateness of a 10 ms timer), the
+// longest time a keystroke typed meanwhile took to be painted (e2e/keystroke-latency.mjs), and the
+// machine's load average, which every wall-clock figure depends on.
 // Usage: node bench/frontend.bench.mjs   (after npm run build; CHROMIUM_PATH as for the tests)
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
 import { chromium } from '@playwright/test';
+import { keystrokeLatencies, watchKeystrokes } from '../e2e/keystroke-latency.mjs';
 
 const sourcesPerK = 1_000_000;
 const ks = [2, 5, 10];
@@ -73,6 +78,7 @@ try {
       watch.last = now;
     }, 10);
   });
+  await page.addInitScript(watchKeystrokes);
   const browserVersion = browser.version();
   for (const preset of presets) {
     await page.goto(`${base}?lab=channel&packets=20000&z=${z}&ks=${ks.join(',')}&sources=1000`);
@@ -86,6 +92,7 @@ try {
       window.__mainThread.heartbeatGapMs = 0;
       window.__mainThread.last = performance.now();
     });
+    const loadBefore = loadavg()[0];
     const cpuBefore = cpuSeconds(process.pid);
     await form.getByLabel('Source packets per k').fill(String(sourcesPerK));
     const done = page.getByRole('status').filter({ hasText: /^Done: 1,000,000 source packets per k/ });
@@ -94,6 +101,7 @@ try {
     const packets = Number(await done.getAttribute('data-packets'));
     const text = (await done.textContent()) ?? '';
     const packetsPerSecond = Number(text.match(/([\d,]+) packets\/s/)?.[1].replaceAll(',', ''));
+    const workers = Number(text.match(/in (\d+) Web Workers/)?.[1] ?? 1);
     const watch = await page.evaluate(() => window.__mainThread);
     process.stdout.write(
       `${JSON.stringify({
@@ -103,16 +111,55 @@ try {
         ks,
         z,
         sources_per_k: sourcesPerK,
-        workers: Math.min(ks.length, Math.max(1, (await page.evaluate(() => navigator.hardwareConcurrency)) - 1)),
+        workers,
         packets,
         packets_per_s: packetsPerSecond,
         packets_per_cpu_s: Math.round(packets / cpuUsed),
         longest_long_task_ms: Math.round(Math.max(0, ...watch.longTasks)),
         long_tasks: watch.longTasks.length,
         longest_timer_lateness_ms: Math.round(watch.heartbeatGapMs),
+        load_average_1m: Number(((loadBefore + loadavg()[0]) / 2).toFixed(2)),
       })}\n`,
     );
   }
+
+  // Keystrokes while a curve computes, as a person types (e2e/channel-lab.spec.ts asserts each
+  // under 100 ms): 10^6 sources for each of 30 values of k keep every core busy for seconds.
+  await page.goto(`${base}?lab=channel&sources=${sourcesPerK}&ks=1-30&packets=20000`);
+  const computing = page.getByRole('status').filter({ hasText: /^Computing… / });
+  await computing.waitFor();
+  await page.waitForFunction(() => document.querySelector('[role=status][data-packets]:not([data-packets="0"])'));
+  await page.evaluate(() => {
+    window.__mainThread.longTasks = [];
+    performance.clearMeasures('keystroke');
+  });
+  const loadBefore = loadavg()[0];
+  await page.getByRole('form', { name: 'Channel lab settings' }).getByLabel('Packets per row').focus();
+  const keystrokes = 16;
+  for (let typed = 0; typed < keystrokes; typed += 1) {
+    await page.keyboard.press(typed % 2 === 0 ? 'ArrowUp' : 'ArrowDown');
+    // One at a time: each is measured alone, not queued behind the one before.
+    await page.waitForFunction((count) => performance.getEntriesByName('keystroke').length === count, typed + 1);
+  }
+  const stillComputing = await computing.isVisible();
+  const latencies = await page.evaluate(keystrokeLatencies);
+  const longTasks = await page.evaluate(() => window.__mainThread.longTasks);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  process.stdout.write(
+    `${JSON.stringify({
+      bench: 'channel_lab_keystrokes',
+      runtime: `chromium ${browserVersion}`,
+      sources_per_k: sourcesPerK,
+      ks: '1-30',
+      keystrokes: latencies.length,
+      while_computing: stillComputing,
+      longest_keystroke_ms: Math.round(Math.max(...latencies)),
+      median_keystroke_ms: Math.round(latencies.sort((a, b) => a - b)[Math.floor(latencies.length / 2)]),
+      longest_long_task_ms: Math.round(Math.max(0, ...longTasks)),
+      long_tasks: longTasks.length,
+      load_average_1m: Number(((loadBefore + loadavg()[0]) / 2).toFixed(2)),
+    })}\n`,
+  );
 } finally {
   await browser.close();
   server.kill();

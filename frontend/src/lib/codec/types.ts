@@ -9,7 +9,9 @@ export type {
   Decoder,
   DecoderStats,
   Encoder,
+  FecPath,
   LossInterval,
   RepairId,
+  ResidualStream,
   Swf as Codec,
 } from '@swf/index.js';

@@ -19,7 +19,7 @@ import { formatCount, formatPercent } from '../logic/format';
 import { channelGlossary } from '../logic/glossary';
 import { type BurstBin, burstHistogram, lossRate, sampleLosses } from '../logic/loss-pattern';
 import { type ResidualCurveRequest, type ResidualPoint, parseKs } from '../logic/residual-curve';
-import { convergenceNote } from '../logic/convergence';
+import { convergenceNote, samplingNote } from '../logic/convergence';
 import { residualEstimate } from '../logic/residual-interval';
 import { BurstHistogram } from './burst-histogram';
 import { ChannelStatsPanel } from './channel-stats';
@@ -199,7 +199,7 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
                           ? `Done: ${state.sources.toLocaleString('en')} source packets per k`
                           : ''}
                     {curve.packetsPerSecond > 0 &&
-                      ` · ${Math.round(curve.packetsPerSecond).toLocaleString('en')} packets/s through encoder, channel and decoder, in a Web Worker`}
+                      ` · ${Math.round(curve.packetsPerSecond).toLocaleString('en')} packets/s through encoder, channel and decoder, in ${workersText(curve.workers)}`}
                   </p>
                   {curve.status === 'computing' && (
                     <button type="button" onClick={curve.stop}>
@@ -208,7 +208,12 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
                   )}
                 </div>
                 <ResidualChart points={curve.points} z={state.z} sources={state.sources} />
-                {counted.most > 0 && <p className="convergence-note">{convergenceNote(curve.points, curve.status !== 'computing')}</p>}
+                {counted.most > 0 && (
+                  <p className="convergence-note">
+                    {convergenceNote(curve.points, curve.status !== 'computing')}{' '}
+                    {samplingNote(curve.workers, 'seed' in request.channel ? request.channel.seed : undefined)}
+                  </p>
+                )}
               </section>
             </div>
             <section className="panel" aria-labelledby={`${id}-table`}>
@@ -221,6 +226,8 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
     </div>
   );
 }
+
+const workersText = (workers: number) => (workers === 1 ? 'a Web Worker' : `${workers} Web Workers`);
 
 /** countedText says how many sources per k are counted: "12,500 of 50,000", or "0–312,500 of …" while the ks differ. */
 function countedText({ least, most }: { least: number; most: number }, sources: number): string {

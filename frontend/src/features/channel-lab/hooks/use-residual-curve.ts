@@ -1,8 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type ResidualCurveProgress, type ResidualCurveRequest, emptyPoints, splitKs } from '../logic/residual-curve';
+import { type ResidualCurveRequest, type ResidualPoint, emptyPoints, mergePoints, shareOut } from '../logic/residual-curve';
 import type { ResidualCurveMessage } from '../logic/residual-curve.worker';
 
-export interface ResidualCurveState extends ResidualCurveProgress {
+export interface ResidualCurveState {
+  /** One point per k of the request, the workers' counts added up; each refines as they report. */
+  points: ResidualPoint[];
+  /** Packets through encoder, channel and decoder per second of wall clock since the request, over all workers. */
+  packetsPerSecond: number;
+  /** Web Workers sharing the request. */
+  workers: number;
   /** computing until every point holds its sources; stopped when cancelled; idle without a request. */
   status: 'idle' | 'computing' | 'done' | 'stopped';
   /** Why the codec refused the request, as a sentence. */
@@ -14,31 +20,50 @@ export interface ResidualCurveControls extends ResidualCurveState {
   stop: () => void;
 }
 
-const idle: ResidualCurveState = { points: [], packetsPerSecond: 0, done: false, status: 'idle' };
+const idle: ResidualCurveState = { points: [], packetsPerSecond: 0, workers: 0, status: 'idle' };
 
 /**
- * useResidualCurve computes the residual-loss curve of a request in Web Workers, one per core but
- * one (the values of k dealt out between them), again whenever the request changes (request must keep its
- * identity while unchanged). The points refine as the workers report; a new request or stop()
- * ends the workers at once.
+ * The page draws the workers' reports at most this often: a redraw costs the page's thread a few
+ * ms, and several workers report independently.
+ */
+const redrawEveryMs = 200;
+
+/**
+ * useResidualCurve computes the residual-loss curve of a request in one Web Worker per core, each
+ * counting its own stretch of every k's stream (shareOut), again whenever the request changes
+ * (request must keep its identity while unchanged). The points refine as the workers report; a new
+ * request or stop() ends the workers at once.
  */
 export function useResidualCurve(request: ResidualCurveRequest | undefined): ResidualCurveControls {
   const [state, setState] = useState<ResidualCurveState>(idle);
-  const workers = useRef<Worker[]>([]);
+  const cancel = useRef<() => void>(() => {});
   useEffect(() => {
     if (!request) {
       setState(idle);
       return;
     }
-    // One core stays with the page, so that it answers at once while the workers compute.
-    const shares = splitKs(request.ks, Math.max(1, (navigator.hardwareConcurrency || 2) - 1));
-    // Every k has a point from the start, so that the chart's axis does not move as workers report.
-    const latest: ResidualCurveProgress[] = shares.map((ks) => ({ points: emptyPoints(ks), packetsPerSecond: 0, done: false }));
-    const started = shares.map(() => new Worker(new URL('../logic/residual-curve.worker.ts', import.meta.url), { type: 'module' }));
-    const endAll = () => started.forEach((worker) => worker.terminate());
-    workers.current = started;
-    setState({ ...idle, points: emptyPoints(request.ks), status: 'computing' });
-    started.forEach((worker, index) => {
+    const shares = shareOut(request, navigator.hardwareConcurrency || 2);
+    const latest = shares.map((share) => emptyPoints(share.ks));
+    const finished = shares.map(() => false);
+    const started = performance.now();
+    let ended = started;
+    let redraw: ReturnType<typeof setTimeout> | undefined;
+    const workers = shares.map(() => new Worker(new URL('../logic/residual-curve.worker.ts', import.meta.url), { type: 'module' }));
+    const endAll = () => {
+      workers.forEach((worker) => worker.terminate());
+      clearTimeout(redraw);
+    };
+    const draw = () => {
+      redraw = undefined;
+      const points = mergePoints(latest);
+      const done = finished.every(Boolean);
+      const packets = points.reduce((total, point) => total + point.packets, 0);
+      const seconds = ((done ? ended : performance.now()) - started) / 1000;
+      setState({ points, packetsPerSecond: seconds > 0 ? packets / seconds : 0, workers: workers.length, status: done ? 'done' : 'computing' });
+    };
+    cancel.current = endAll;
+    setState({ ...idle, points: emptyPoints(request.ks), workers: workers.length, status: 'computing' });
+    workers.forEach((worker, index) => {
       worker.onmessage = (event: MessageEvent<ResidualCurveMessage>) => {
         const message = event.data;
         if (message.kind === 'error') {
@@ -46,31 +71,30 @@ export function useResidualCurve(request: ResidualCurveRequest | undefined): Res
           setState({ ...idle, error: message.message });
           return;
         }
-        latest[index] = message.progress;
+        latest[index] = message.progress.points;
+        finished[index] = message.progress.done;
         if (message.progress.done) worker.terminate();
-        const points = latest.flatMap((progress) => progress.points).sort((a, b) => a.k - b.k);
-        const done = latest.every((progress) => progress.done);
-        setState({
-          points,
-          packetsPerSecond: latest.reduce((total, progress) => total + progress.packetsPerSecond, 0),
-          done,
-          status: done ? 'done' : 'computing',
-        });
+        if (finished.every(Boolean)) {
+          ended = performance.now();
+          clearTimeout(redraw);
+          draw();
+        } else {
+          redraw ??= setTimeout(draw, redrawEveryMs);
+        }
       };
       worker.onerror = (event) => {
         endAll();
         setState({ ...idle, error: `The Monte-Carlo stopped: ${event.message}` });
       };
-      worker.postMessage({ ...request, ks: shares[index] });
+      worker.postMessage(shares[index]);
     });
     return () => {
       endAll();
-      workers.current = [];
+      cancel.current = () => {};
     };
   }, [request]);
   const stop = useCallback(() => {
-    workers.current.forEach((worker) => worker.terminate());
-    workers.current = [];
+    cancel.current();
     setState((current) => (current.status === 'computing' ? { ...current, status: 'stopped' } : current));
   }, []);
   return { ...state, stop };

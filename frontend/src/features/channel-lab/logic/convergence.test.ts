@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convergenceNote } from './convergence';
+import { convergenceNote, samplingNote } from './convergence';
 import type { ResidualPoint } from './residual-curve';
 import { addBatch, emptyTally } from './residual-interval';
 
@@ -22,5 +22,16 @@ describe('convergenceNote', () => {
     const note = convergenceNote([point(1, (batch) => (batch === 3 ? 40 : 0)), point(2, () => 0)], false);
     expect(note).toMatch(/^Not converged yet: the 95 % interval of k = 1 is wider than ±20 % of the point/);
     expect(note).toMatch(/Nothing lost for k = 2: their residual loss is below 0\.012 % \(95 %\)/);
+  });
+});
+
+describe('samplingNote', () => {
+  it('says how the workers shared the samples and which seed each drew the channel with', () => {
+    expect(samplingNote(2, 1)).toBe(
+      "Counted by 2 Web Workers, one per core: each over its own stretch of every k's stream, its packets sent at the times they would be in one long stream, " +
+        'worker i drawing the channel with seed 1 + i × 2654435769 (mod 2³²): 1, 2,654,435,770. The same settings give the same curve wherever 2 workers count it.',
+    );
+    expect(samplingNote(3, undefined)).toMatch(/in one long stream\. The same settings/);
+    expect(samplingNote(1, 1)).toBe('Counted in one Web Worker, over one stream per k.');
   });
 });

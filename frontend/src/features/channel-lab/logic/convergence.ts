@@ -1,5 +1,5 @@
 import { formatPercent } from './format';
-import type { ResidualPoint } from './residual-curve';
+import { type ResidualPoint, workerSeed, workerSeedStep } from './residual-curve';
 import { convergedHalfWidth, residualEstimate } from './residual-interval';
 
 /**
@@ -36,4 +36,22 @@ export function convergenceNote(points: ResidualPoint[], final: boolean): string
     );
   }
   return sentences.join(' ');
+}
+
+/**
+ * samplingNote says how the Web Workers shared the samples, so that a reader can reproduce the
+ * curve: each counted its own stretch of every k's stream, and drew the channel with its own seed
+ * (seed undefined: a model without random draws).
+ */
+export function samplingNote(workers: number, seed: number | undefined): string {
+  if (workers <= 1) return 'Counted in one Web Worker, over one stream per k.';
+  const seeds = Array.from({ length: workers }, (_, worker) => workerSeed(seed ?? 0, worker).toLocaleString('en'));
+  return (
+    `Counted by ${workers} Web Workers, one per core: each over its own stretch of every k's stream, ` +
+    `its packets sent at the times they would be in one long stream` +
+    (seed === undefined
+      ? '.'
+      : `, worker i drawing the channel with seed ${seed} + i × ${workerSeedStep} (mod 2³²): ${seeds.join(', ')}.`) +
+    ` The same settings give the same curve wherever ${workers} workers count it.`
+  );
 }

@@ -1,7 +1,6 @@
-import type { ChannelConfig, Codec } from '../../../lib/codec/types';
+import type { ChannelConfig, Codec, ResidualStream } from '../../../lib/codec/types';
 import { codeLimits } from '../../../lib/code-limits';
-import { type BatchTally, addBatch, emptyTally } from './residual-interval';
-import { ResidualLossStream } from './residual-loss';
+import { type BatchTally, addBatch, addTallies, emptyTally } from './residual-interval';
 
 export interface ResidualCurveRequest {
   /** The channel model that decides which packets are lost. */
@@ -16,6 +15,17 @@ export interface ResidualCurveRequest {
   sources: number;
 }
 
+/**
+ * One worker's part of a request: for every k, its own stretch of the stream, `sources` long from
+ * source `firstSource` on, with the channel seeded for this worker (workerSeed).
+ */
+export interface ResidualCurveShare extends ResidualCurveRequest {
+  /** Where the stretch starts in the request's stream: its packets are sent at the times they would be there. */
+  firstSource: number;
+  /** Batches each point of this share is counted in. */
+  batches: number;
+}
+
 /** What the Monte-Carlo has counted so far for one k. */
 export interface ResidualPoint extends BatchTally {
   k: number;
@@ -25,58 +35,87 @@ export interface ResidualPoint extends BatchTally {
 }
 
 export interface ResidualCurveProgress {
-  /** One point per k of the request, in its order; each refines as batches accumulate. */
+  /** One point per k of the share, in its order; each refines as batches accumulate. */
   points: ResidualPoint[];
-  /** Packets through encoder, channel and decoder per second of computing. */
-  packetsPerSecond: number;
   /** True once every point holds the sources asked for. */
   done: boolean;
 }
 
 /**
- * Each point is counted in this many batches: enough for their spread to measure the estimate's
- * variance (residual-interval.ts), few enough that each batch is long beside a channel's bursts.
+ * Each point is counted in this many batches, over all workers: enough for their spread to measure
+ * the estimate's variance (residual-interval.ts), few enough that each batch is long beside a
+ * channel's bursts.
  */
 export const batchesPerPoint = 32;
 
-/** splitKs deals the values of k out to `workers` workers in turn, so that each gets small and large ones. */
-export function splitKs(ks: number[], workers: number): number[][] {
-  const shares: number[][] = Array.from({ length: Math.min(workers, ks.length) }, () => []);
-  ks.forEach((k, index) => shares[index % shares.length].push(k));
-  return shares;
+/** The step between two workers' seeds: 2^32 over the golden ratio, so that they share no low bits. */
+export const workerSeedStep = 0x9e3779b9;
+
+/** workerSeed is the channel seed of worker `worker` (from 0): the run's seed for the first one. */
+export const workerSeed = (seed: number, worker: number): number => (seed + worker * workerSeedStep) >>> 0;
+
+/**
+ * shareOut splits a request between `workers` workers (fewer if there are fewer sources): worker i
+ * counts the i-th of consecutive stretches of each k's stream, its channel seeded with
+ * workerSeed(seed, i). A stretch's packets are sent at the times they would be in the one long
+ * stream, so that a channel that depends on time alone (an outage, a trace played once) is met as
+ * that stream would meet it, not once per worker.
+ */
+export function shareOut(request: ResidualCurveRequest, workers: number): ResidualCurveShare[] {
+  const count = Math.max(1, Math.min(workers, request.sources));
+  const start = (worker: number) => Math.floor((request.sources * worker) / count);
+  return Array.from({ length: count }, (_, worker) => ({
+    ...request,
+    channel: 'seed' in request.channel ? { ...request.channel, seed: workerSeed(request.channel.seed, worker) } : request.channel,
+    firstSource: start(worker),
+    sources: start(worker + 1) - start(worker),
+    batches: Math.ceil(batchesPerPoint / count),
+  }));
 }
 
 /** emptyPoints is a point per k with nothing counted yet. */
 export const emptyPoints = (ks: number[]): ResidualPoint[] => ks.map((k) => ({ k, ...emptyTally, packets: 0, packetsLost: 0 }));
 
+/** mergePoints adds up the workers' points, k by k: each worker has a point for every k, in the same order. */
+export function mergePoints(parts: ResidualPoint[][]): ResidualPoint[] {
+  return parts[0].map((first, index) =>
+    parts.slice(1).reduce(
+      (sum, part) => ({
+        ...sum,
+        ...addTallies(sum, part[index]),
+        packets: sum.packets + part[index].packets,
+        packetsLost: sum.packetsLost + part[index].packetsLost,
+      }),
+      first,
+    ),
+  );
+}
+
 /**
- * runResidualCurve runs the Monte-Carlo of every k at once, a batch of each in turn, so that the
- * whole curve appears early and then refines; it reports at most every reportEveryMs, and once
- * more at the end. It computes without pause: run it in a worker (residual-curve.worker.ts).
+ * runResidualCurve runs the Monte-Carlo of a share's every k at once, a batch of each in turn, so
+ * that the whole curve appears early and then refines; it reports at most every reportEveryMs, and
+ * once more at the end. It computes without pause: run it in a worker (residual-curve.worker.ts).
  */
 export function runResidualCurve(
   codec: Codec,
-  request: ResidualCurveRequest,
+  share: ResidualCurveShare,
   onProgress: (progress: ResidualCurveProgress) => void,
-  reportEveryMs = 100,
+  reportEveryMs = 250,
 ): void {
-  const batchSources = Math.ceil(request.sources / batchesPerPoint);
-  const streams = request.ks.map(
-    (k) => new ResidualLossStream(codec, { k, z: request.z, packetMs: request.packetMs, channel: request.channel }),
-  );
+  const batchSources = Math.ceil(share.sources / share.batches);
+  const streams: ResidualStream[] = [];
   try {
-    const points = emptyPoints(request.ks);
-    const started = performance.now();
-    let reported = started;
-    const report = (done: boolean) => {
-      const packets = points.reduce((total, point) => total + point.packets, 0);
-      const elapsedMs = performance.now() - started;
-      onProgress({ points: [...points], packetsPerSecond: elapsedMs > 0 ? (packets / elapsedMs) * 1000 : 0, done });
-    };
-    for (let round = 0; round < batchesPerPoint; round += 1) {
+    for (const k of share.ks) {
+      // Before the stretch's first source, one stream would have sent a repair after every k sources.
+      const firstPacket = share.firstSource + Math.floor(share.firstSource / k);
+      streams.push(codec.residualStream({ k, z: share.z, packetMs: share.packetMs, firstPacket, channel: share.channel }));
+    }
+    const points = emptyPoints(share.ks);
+    let reported = performance.now();
+    for (let round = 0; round < share.batches; round += 1) {
       streams.forEach((stream, index) => {
         const point = points[index];
-        const sources = Math.min(batchSources, request.sources - point.sources);
+        const sources = Math.min(batchSources, share.sources - point.sources);
         if (sources <= 0) return;
         const batch = stream.advance(sources);
         points[index] = {
@@ -86,12 +125,12 @@ export function runResidualCurve(
           packetsLost: point.packetsLost + batch.packetsLost,
         };
         if (performance.now() - reported >= reportEveryMs) {
-          report(false);
+          onProgress({ points: [...points], done: false });
           reported = performance.now();
         }
       });
     }
-    report(true);
+    onProgress({ points, done: true });
   } finally {
     for (const stream of streams) stream.free();
   }

@@ -39,16 +39,22 @@ export const convergedHalfWidth = 0.2;
 
 export const emptyTally: BatchTally = { sources: 0, lost: 0, batches: 0, lostSquares: 0, lostTimesSources: 0, sourceSquares: 0 };
 
+/** addTallies adds two tallies of the same point, counted apart (by two workers, say). */
+export function addTallies(a: BatchTally, b: BatchTally): BatchTally {
+  return {
+    sources: a.sources + b.sources,
+    lost: a.lost + b.lost,
+    batches: a.batches + b.batches,
+    lostSquares: a.lostSquares + b.lostSquares,
+    lostTimesSources: a.lostTimesSources + b.lostTimesSources,
+    sourceSquares: a.sourceSquares + b.sourceSquares,
+  };
+}
+
 /** addBatch adds one batch of `sources` sources with `lost` of them lost to a tally. */
 export function addBatch(tally: BatchTally, sources: number, lost: number): BatchTally {
-  return {
-    sources: tally.sources + sources,
-    lost: tally.lost + lost,
-    batches: tally.batches + 1,
-    lostSquares: tally.lostSquares + lost * lost,
-    lostTimesSources: tally.lostTimesSources + lost * sources,
-    sourceSquares: tally.sourceSquares + sources * sources,
-  };
+  const batch = { sources, lost, batches: 1, lostSquares: lost * lost, lostTimesSources: lost * sources, sourceSquares: sources * sources };
+  return addTallies(tally, batch);
 }
 
 /** wilsonInterval is the 95 % Wilson score interval of `lost` out of `trials` (trials may be fractional). */

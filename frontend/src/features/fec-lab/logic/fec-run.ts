@@ -1,5 +1,4 @@
-import type { ChannelConfig, Codec, Decoder, DecoderStats, Encoder, Channel, RepairId } from '../../../lib/codec/types';
-import { createOwned } from '../../../lib/codec/create-owned';
+import type { ChannelConfig, Codec, DecoderStats, FecPath, RepairId } from '../../../lib/codec/types';
 import { splitIntoSymbols } from './payload';
 
 export interface FecRunConfig {
@@ -81,9 +80,7 @@ export interface FecRunView {
  */
 export class FecRun {
   private readonly symbols: Uint8Array[];
-  private readonly encoder: Encoder;
-  private readonly decoder: Decoder;
-  private readonly channel: Channel;
+  private readonly path: FecPath;
   private readonly packets: SentPacket[] = [];
   private readonly sources: SourceFate[] = [];
   private readonly held: (Uint8Array | undefined)[] = [];
@@ -97,12 +94,7 @@ export class FecRun {
     private readonly config: FecRunConfig,
   ) {
     this.symbols = splitIntoSymbols(config.payload, config.symbolBytes);
-    const { symbolBytes, k, z } = config;
-    ({ encoder: this.encoder, decoder: this.decoder, channel: this.channel } = createOwned((own) => ({
-      encoder: own(codec.encoder({ symbolBytes, k, z })),
-      decoder: own(codec.decoder({ symbolBytes, maxWindow: z })),
-      channel: own(codec.channel(config.channel)),
-    })));
+    this.path = codec.fecPath(config);
   }
 
   get finished(): boolean {
@@ -113,15 +105,15 @@ export class FecRun {
   step(): SentPacket | undefined {
     if (this.finished) return undefined;
     const index = this.packets.length;
-    const lost = this.channel.lost(Math.round(index * this.config.packetMs * 1000));
+    const lost = this.path.channel.lost(Math.round(index * this.config.packetMs * 1000));
     const allSourcesSent = this.sources.length === this.symbols.length;
     const packet = this.repairDue || allSourcesSent ? this.sendRepair(index, lost) : this.sendSource(index, lost);
     this.packets.push(packet);
-    for (const { esi, symbol } of this.decoder.takeRebuilt()) {
+    for (const { esi, symbol } of this.path.decoder.takeRebuilt()) {
       this.sources[esi] = { ...this.sources[esi], state: 'rebuilt', rebuiltAt: index };
       this.held[esi] = symbol;
     }
-    this.markGivenUp(this.decoder.stats().givenUp, index);
+    this.markGivenUp(this.path.decoder.stats().givenUp, index);
     return packet;
   }
 
@@ -133,15 +125,13 @@ export class FecRun {
       sourceCount: this.symbols.length,
       symbolBytes: this.config.symbolBytes,
       plannedPackets: this.symbols.length + Math.ceil(this.symbols.length / this.config.k),
-      decoder: this.decoder.stats(),
+      decoder: this.path.decoder.stats(),
       finished: this.finished,
     };
   }
 
   free(): void {
-    this.encoder.free();
-    this.decoder.free();
-    this.channel.free();
+    this.path.free();
   }
 
   /** The decoder gives unknowns up oldest first, and says only how many: the oldest missing ones. */
@@ -156,23 +146,23 @@ export class FecRun {
 
   private sendSource(index: number, lost: boolean): SourcePacket {
     const symbol = this.symbols[this.sources.length];
-    const { esi, repairDue } = this.encoder.addSource(symbol);
+    const { esi, repairDue } = this.path.encoder.addSource(symbol);
     this.repairDue = repairDue;
     this.sourcesSinceRepair += 1;
     this.sources[esi] = { esi, sentAt: index, state: lost ? 'missing' : 'received' };
     if (!lost) {
-      this.decoder.addSource(esi, symbol);
+      this.path.decoder.addSource(esi, symbol);
       this.held[esi] = symbol;
     }
     return { kind: 'source', index, lost, esi };
   }
 
   private sendRepair(index: number, lost: boolean): RepairPacket {
-    const { id, symbol } = this.encoder.buildRepair();
+    const { id, symbol } = this.path.encoder.buildRepair();
     const flush = !this.repairDue;
     this.repairDue = false;
     this.sourcesSinceRepair = 0;
-    if (!lost) this.decoder.addRepair(id, symbol);
+    if (!lost) this.path.decoder.addRepair(id, symbol);
     const label = `R${this.repairsSent}`;
     this.repairsSent += 1;
     return { kind: 'repair', index, lost, label, id, flush };

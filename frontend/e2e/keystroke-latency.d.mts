@@ -1,0 +1,2 @@
+export function watchKeystrokes(): void;
+export function keystrokeLatencies(): number[];
