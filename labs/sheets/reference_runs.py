@@ -6,9 +6,9 @@ which the sheet charts when no backend is there.
     sudo nice -n 15 backend/.venv/bin/python labs/sheets/reference_runs.py [--only ID ...]
 
 Runs need root (network namespaces). The samples are those of
-GET api/runs/{id}/samples, thinned to at most MAX_POINTS per series so that
-a file stays small: each bin keeps its last row (cumulative counters stay
-exact), with the bin's mean goodput, RTT, delivery rate and queue.
+GET api/runs/{id}/samples, thinned to at most MAX_POINTS per series and five
+a second so that a file stays small: each bin keeps its last row (cumulative
+counters stay exact), with the bin's mean goodput, RTT, delivery rate and queue.
 """
 
 from __future__ import annotations
@@ -149,8 +149,8 @@ def main() -> None:
             reference = make_reference(block, Path(scratch) / "satlab.db")
             target = SHEETS / "data" / f"{block['reference']}.json"
             target.write_text(json.dumps(reference, separators=(",", ":")) + "\n")
-            flows = ", ".join(f"flow {flow['flow']} {flow['cc']} {flow['download_time_s']} s {flow['goodput_mbps']} Mbit/s"
-                              for flow in reference["result"]["flows"])
+            flows = ", ".join(f"flow {flow['flow']} {flow['cc']} {flow['download_time_s']} s "
+                              f"{flow['goodput_mbps']} Mbit/s" for flow in reference["result"]["flows"])
             print(f"{block['reference']}: run {reference['run_id']}, {target.stat().st_size} bytes; {flows}",
                   file=sys.stderr)
 
