@@ -56,7 +56,10 @@ ngtcp2 auto-tunes a window, doubling it up to --max-window or
 --max-stream-window, when the sender used it up within two smoothed RTTs
 (ngtcp2_conn.c, NGTCP2_FLOW_WINDOW_RTT_FACTOR, and only while the maximum
 is above the window): a window the scenario gives is also its maximum, so it
-stays fixed. By default each is 16 MiB, auto-tuned up to 32 MiB.
+stays fixed. By default each is 16 MiB, auto-tuned up to 32 MiB. ngtcp2
+grants more credit only once more than half the window was consumed since
+its last grant (conn_should_send_max_data), so a sender the window holds
+gets about half a window per round trip (measured: backend/README.md).
 
 0-RTT (zero_rtt: on): once the server listens, a warm-up client (not
 measured) fetches /0 from it and writes the TLS session ticket
