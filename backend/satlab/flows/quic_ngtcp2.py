@@ -268,6 +268,16 @@ class Endpoint:
         return self._progress_bytes[index - 1] if index else 0
 
 
+def server_clock_ms(client: Endpoint, server: Endpoint) -> float | None:
+    """The client's qlog time at the server's time 0, when the client's first
+    packet arrived: half the first exchange's round trip (the client's first
+    packet out to the server's first reply in, less the server's time before
+    replying) after that packet left; None until both qlogs show it."""
+    if client.first_sent_ms is None or client.first_received_ms is None or server.first_sent_ms is None:
+        return None
+    return client.first_sent_ms + (client.first_received_ms - client.first_sent_ms - server.first_sent_ms) / 2
+
+
 # ---------------------------------------------------------------- satlab flow
 
 
@@ -408,15 +418,10 @@ class Ngtcp2Flow(ClientProcessFlow):
                 side.observe(record)
 
     def _receiver_clock_ms(self) -> float | None:
-        """The client's time (qlog ms) at the receiver's time 0: 0 for a
-        download; for an upload, the first Initial's arrival at the server,
-        half the first exchange's round trip after it left (None before it)."""
+        """The client's time (qlog ms) at the receiver's time 0."""
         if self.planned.direction == "download":
             return 0.0
-        client, server = self._client_side, self._server_side
-        if client.first_sent_ms is None or client.first_received_ms is None or server.first_sent_ms is None:
-            return None
-        return client.first_sent_ms + (client.first_received_ms - client.first_sent_ms - server.first_sent_ms) / 2
+        return server_clock_ms(self._client_side, self._server_side)
 
     def collect(self) -> FlowResult:
         assert self.client is not None

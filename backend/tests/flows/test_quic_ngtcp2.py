@@ -5,6 +5,7 @@ numbers changed). Runs with the real programs go over loopback (no root) or
 the engine's GEO path (root): 12 Mbit/s forward, 3 Mbit/s return, RTT 500 ms.
 """
 
+import re
 import socket
 from dataclasses import replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from satlab.flows.quic_ngtcp2 import (
     Endpoint,
     Ngtcp2Flow,
     QlogTail,
+    server_clock_ms,
     split_records,
 )
 from satlab.flows.registry import TRANSPORTS
@@ -70,7 +72,7 @@ def qlog(*records: bytes) -> bytes:
 
 
 def with_time(record: bytes, time_ms: int) -> bytes:
-    return record.replace(b'{"time":1713,', b'{"time":%d,' % time_ms, 1)
+    return re.sub(rb'^\{"time":\d+,', b'{"time":%d,' % time_ms, record, count=1)
 
 
 def response_data(time_ms: int, offset: int, length: int, fin: bool = False) -> bytes:
@@ -157,6 +159,16 @@ def test_endpoint_counts_the_packets_and_ack_frames_it_sent_and_its_first_exchan
 def test_endpoint_tells_a_request_in_0rtt_apart() -> None:
     assert observed(ZERO_RTT_REQUEST_RECEIVED).zero_rtt_stream_data
     assert not observed(ZERO_RTT_REQUEST_RECEIVED.replace(b'"stream_id":0', b'"stream_id":4')).zero_rtt_stream_data
+
+
+def test_the_server_clock_starts_half_the_first_round_trip_after_the_clients_first_packet() -> None:
+    # The client's Initial leaves at 2 ms, the server replies 10 ms after it
+    # arrived, the reply comes in at 512 ms: 250 ms each way.
+    client = observed(with_time(PING_SENT, 2), with_time(ACK_RECEIVED, 512))
+    server = observed(with_time(PING_SENT, 10))
+    assert server_clock_ms(client, server) == 252
+    assert server_clock_ms(client, Endpoint()) is None
+    assert server_clock_ms(Endpoint(), server) is None
 
 
 # ---------------------------------------------------------------- the flow
