@@ -27,7 +27,7 @@ from satlab.hystart import cubic_hystart
 from satlab.plan import Plan, make_plan, new_run_id
 from satlab.process import JsonLineChild
 from satlab.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
-from satlab.scenario import Scenario, ScenarioError, Trace, trace_problem
+from satlab.scenario import Scenario, ScenarioError
 from satlab.tools import TOOLS_DIR
 
 Event = dict[str, Any]
@@ -91,12 +91,11 @@ def preflight(scenario: Scenario) -> None:
             problems.append(f"flows.{index}.cc: {problem}")
     if scenario.cross_traffic and shutil.which("iperf3") is None:
         problems.append("cross_traffic: needs iperf3, which is not installed")
-    for where, channel in scenario.channels():
-        if isinstance(channel, Trace):
-            if not channel.file.is_file():
-                problems.append(f"{where}.file: {channel.file} is not a readable file")
-            elif problem := trace_problem(channel):
-                problems.append(f"{where}.file: {problem}")
+    for where, part in scenario.files():
+        if part.file is None or not part.file.is_file():
+            problems.append(f"{where}.file: {part.file} is not a readable file")
+        elif problem := part.file_problem():
+            problems.append(f"{where}.file: {problem}")
     if scenario.hystart is not None and not host.HYSTART.exists():
         problems.append(f"flows: hystart needs {host.HYSTART}, which this kernel lacks")
     if problems:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from satlab.scenario import Channel, Scenario, ScenarioError, Trace, load, shorten
+from satlab.scenario import Channel, DelayVariation, RateTrace, Scenario, ScenarioError, load, shorten
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -41,22 +41,24 @@ def list_labs(labs_dir: Path) -> list[dict[str, Any]]:
     return labs
 
 
-def confine_trace(channel: Channel, labs_dir: Path, where: str) -> str | None:
-    """For untrusted input: a trace file is read from labs_dir only, a
-    relative one relative to it. The problem (naming `where`), or None."""
-    if not isinstance(channel, Trace):
+def confine_trace(part: Channel | DelayVariation | RateTrace, labs_dir: Path, where: str) -> str | None:
+    """For untrusted input: a file a scenario names (a loss, delay or rate
+    trace) is read from labs_dir only, a relative one relative to it. The
+    problem (naming `where`), or None. Parts without a file pass."""
+    given = getattr(part, "file", None)
+    if given is None:
         return None
-    file = (labs_dir / channel.file).resolve()
+    file = (labs_dir / given).resolve()
     if not file.is_relative_to(labs_dir.resolve()):
         return (f"{where}.file: trace files are read from the labs directory only; give a "
-                f"path relative to it (got {str(channel.file)!r})")
-    channel.file = file
+                f"path relative to it (got {str(given)!r})")
+    part.file = file  # type: ignore[union-attr]  # only parts with a file get here
     return None
 
 
 def confine_traces(scenario: Scenario, labs_dir: Path) -> None:
-    """confine_trace for every channel of a scenario (the API's)."""
-    problems = [problem for where, channel in scenario.channels()
-                if (problem := confine_trace(channel, labs_dir, where)) is not None]
+    """confine_trace for every file of a scenario (the API's)."""
+    problems = [problem for where, part in scenario.files()
+                if (problem := confine_trace(part, labs_dir, where)) is not None]
     if problems:
         raise ScenarioError(problems)

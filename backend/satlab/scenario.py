@@ -155,34 +155,71 @@ class Trace(ChannelBase):
     file: Annotated[Path, Field(strict=False)]  # lines "start_ms end_ms": packets sent in [start, end) are lost
     trace_period_ms: float = Field(default=0.0, ge=0, le=1e9)
 
+    def file_problem(self) -> str | None:
+        return trace_problem(self)
+
 
 MAX_TIME_MS = 1e12  # libswf's bound on every time (codec/src/channel.c)
 
 
-def trace_problem(trace: Trace) -> str | None:
-    """Why satlink would refuse trace.file (codec/tools/tool.c read_trace and
-    libswf's check: lines "start_ms end_ms", '#' starts a comment, intervals
-    in order without overlap, within trace_period_ms if it repeats), or None."""
+class _Unreadable(ValueError):
+    """A trace file that cannot be read (the message says why)."""
+
+
+def _number_pairs(file: Path) -> Iterator[tuple[int, float, float]]:
+    """The lines of a trace file as satlink reads them (codec/tools/tool.c
+    read_pairs: '#' starts a comment, blank lines are skipped): (line number,
+    first, second), both NaN where a line is not two numbers."""
     try:
-        lines = trace.file.read_text(errors="replace").splitlines()
+        lines = file.read_text(errors="replace").splitlines()
     except OSError as error:
-        return f"{trace.file} cannot be read ({error.strerror})"
-    end_ms = 0.0
+        raise _Unreadable(f"{file} cannot be read ({error.strerror})") from None
     for number, line in enumerate(lines, 1):
         fields = line.partition("#")[0].split()
         if not fields:
             continue
         try:
-            start_ms, stop_ms = (float(field) for field in fields) if len(fields) == 2 else (math.nan, math.nan)
+            first, second = (float(field) for field in fields) if len(fields) == 2 else (math.nan, math.nan)
         except ValueError:
-            start_ms = stop_ms = math.nan
-        if not (end_ms <= start_ms < stop_ms <= MAX_TIME_MS):
-            return (f"{trace.file} line {number} is not a loss interval \"start_ms end_ms\" after the one "
-                    f"before (0 <= start < end <= {MAX_TIME_MS:g}, in order, without overlap)")
-        end_ms = stop_ms
+            first = second = math.nan
+        yield number, first, second
+
+
+def trace_problem(trace: Trace) -> str | None:
+    """Why satlink would refuse trace.file (codec/tools/tool.c read_trace and
+    libswf's check: lines "start_ms end_ms", intervals in order without
+    overlap, within trace_period_ms if it repeats), or None."""
+    end_ms = 0.0
+    try:
+        for number, start_ms, stop_ms in _number_pairs(trace.file):
+            if not (end_ms <= start_ms < stop_ms <= MAX_TIME_MS):
+                return (f"{trace.file} line {number} is not a loss interval \"start_ms end_ms\" after the one "
+                        f"before (0 <= start < end <= {MAX_TIME_MS:g}, in order, without overlap)")
+            end_ms = stop_ms
+    except _Unreadable as error:
+        return str(error)
     if 0 < trace.trace_period_ms < end_ms:
         return f"trace_period_ms {trace.trace_period_ms} ends before the last interval of {trace.file} ({end_ms} ms)"
     return None
+
+
+def step_trace_problem(file: Path, value_name: str, low: float, low_inclusive: bool, high: float) -> str | None:
+    """Why satlink would refuse file as a step trace (codec/tools/satlink.c
+    read_step_trace: lines "t_ms value" from t_ms 0 forward in time, each
+    value above low (or equal, if low_inclusive) and at most high), or None."""
+    last_ms = -math.inf
+    try:
+        for number, t_ms, value in _number_pairs(file):
+            in_time = t_ms == 0 if last_ms == -math.inf else last_ms < t_ms <= MAX_TIME_MS
+            in_range = (value >= low if low_inclusive else value > low) and value <= high
+            if not (in_time and in_range):
+                return (f"{file} line {number} is not a step \"t_ms {value_name}\" after the one before (from "
+                        f"t_ms 0, forward in time, {value_name} {'>=' if low_inclusive else '>'} {low:g} "
+                        f"and <= {high:g})")
+            last_ms = t_ms
+    except _Unreadable as error:
+        return str(error)
+    return None if last_ms > -math.inf else f"{file} has no \"t_ms {value_name}\" line"
 
 
 Channel = Annotated[Perfect | Bernoulli | GilbertElliottPacket | GilbertElliottTime | Outage | Trace,
@@ -266,6 +303,10 @@ class DelayVariation(Strict):
                     raise field_error(name, f"applies to model {model} only", getattr(self, name))
         return self
 
+    def file_problem(self) -> str | None:
+        """Why satlink would refuse the file (its --delay-trace), or None."""
+        return None if self.file is None else step_trace_problem(self.file, "delay_ms", 0, True, 1e5)
+
 
 class RateTrace(Strict):
     """The rate in force over time (satlink only): file has lines "t_ms
@@ -274,6 +315,10 @@ class RateTrace(Strict):
     in BDP, link utilisation)."""
     file: Annotated[Path, Field(strict=False)]
     trace_period_ms: float = Field(default=0.0, ge=0, le=1e9)
+
+    def file_problem(self) -> str | None:
+        """Why satlink would refuse the file (its --rate-trace), or None."""
+        return step_trace_problem(self.file, "rate_mbps", 0, False, 1e6)
 
 
 class Direction(Strict):
@@ -531,12 +576,25 @@ class Scenario(Strict):
         if self.path.lan is not None:
             yield "path.lan.channel", self.path.lan.channel
 
+    def files(self) -> Iterator[tuple[str, Trace | DelayVariation | RateTrace]]:
+        """Every part of the scenario that names a file (a loss trace, a
+        delay trace, a rate trace), with its dotted field path."""
+        for where, channel in self.channels():
+            if isinstance(channel, Trace):
+                yield where, channel
+        for name, direction in (("forward", self.path.forward), ("return", self.path.return_)):
+            if direction.delay_variation is not None and direction.delay_variation.file is not None:
+                yield f"path.{name}.delay_variation", direction.delay_variation
+            if direction.rate_trace is not None:
+                yield f"path.{name}.rate_trace", direction.rate_trace
+
     def resolve_traces(self, base_dir: Path) -> None:
-        """Make relative trace files relative to base_dir (the scenario file's
-        directory), not to whatever the working directory happens to be."""
-        for _, channel in self.channels():
-            if isinstance(channel, Trace) and not channel.file.is_absolute():
-                channel.file = base_dir / channel.file
+        """Make relative files (files()) relative to base_dir (the scenario
+        file's directory), not to whatever the working directory happens to be."""
+        for _, part in self.files():
+            assert part.file is not None  # files() yields only parts that name one
+            if not part.file.is_absolute():
+                part.file = base_dir / part.file
 
 
 class ScenarioError(ValueError):

@@ -328,3 +328,29 @@ def test_load_geo_viasat_models_the_claypool_path():
     assert (bins[0].weight + bins[1].weight) / total == pytest.approx(0.99, abs=0.01)
     assert bins[0].weight == bins[1].weight  # split at the 597 ms median
     assert path.return_.delay_variation is None and path.return_.aqm is None
+
+
+def test_delay_and_rate_traces_are_files_of_the_scenario_resolved_beside_it(tmp_path):
+    (tmp_path / "rate.txt").write_text("0 12\n1000 2  # a fade\n")
+    (tmp_path / "delay.txt").write_text("0 10\n500 40\n")
+    scenario_file = tmp_path / "faded.yaml"
+    scenario_file.write_text((LABS / "geo-ideal.yaml").read_text())
+    scenario = load(scenario_file, ["path.forward.rate_trace={file: rate.txt}",
+                                    "path.return.delay_variation={model: trace, file: delay.txt}"])
+    files = dict(scenario.files())
+    assert set(files) == {"path.forward.rate_trace", "path.return.delay_variation"}
+    assert files["path.forward.rate_trace"].file == tmp_path / "rate.txt"
+    assert [part.file_problem() for part in files.values()] == [None, None]
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("", "has no \"t_ms rate_mbps\" line"),
+    ("5 12\n", "line 1 is not a step"),  # must start at t_ms 0
+    ("0 12\n0 6\n", "line 2 is not a step"),  # forward in time
+    ("0 0\n", "line 1 is not a step"),  # a rate above 0
+    ("0 12 7\n", "line 1 is not a step"),
+])
+def test_a_rate_trace_satlink_would_refuse_is_refused_before_the_run(tmp_path, text, problem):
+    (tmp_path / "rate.txt").write_text(text)
+    scenario = load(LABS / "geo-ideal.yaml", [f"path.forward.rate_trace={{file: {tmp_path / 'rate.txt'}}}"])
+    assert problem in (dict(scenario.files())["path.forward.rate_trace"].file_problem() or "")

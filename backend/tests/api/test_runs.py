@@ -26,6 +26,13 @@ BAD = [
     ({"scenario": yaml.safe_load((LABS / "geo-ideal.yaml").read_text()),
       "set": ["path.return.channel={model: trace, file: ../backend/pyproject.toml}"]},
      ["path", "return", "channel", "file"]),
+    ({"lab": "geo-ideal", "set": ["path.forward.delay_variation={model: trace, file: /etc/passwd}"]},
+     ["path", "forward", "delay_variation", "file"]),
+    ({"lab": "geo-ideal", "set": ["path.return.rate_trace={file: ../../etc/shadow}"]},
+     ["path", "return", "rate_trace", "file"]),
+    # Inside the labs directory but not a step trace: refused before anything starts, not by satlink.
+    ({"lab": "geo-ideal", "set": ["path.forward.rate_trace={file: geo-ideal.yaml}"]},
+     ["path", "forward", "rate_trace", "file"]),
 ]
 
 
