@@ -33,6 +33,9 @@ from satlab.tools import TOOLS_DIR
 Event = dict[str, Any]
 SAMPLE_HZ = 10
 STOP_TIMEOUT_S = 5.0
+# A run that needs the opposite Hystart of live runs waits this long for them
+# to end (a campaign's CUBIC run beside someone's test), then fails.
+HYSTART_PATIENCE_S = 600.0
 
 
 class Cancelled(Exception):
@@ -131,6 +134,10 @@ class _Iteration:
     def _state(self, state: str) -> None:
         self.emit({"type": "state", "state": state, "run_id": self.plan.run_id, "iteration": self.plan.iteration})
 
+    def _stop_if_cancelled(self) -> None:
+        if self.cancel.cancelled:
+            raise Cancelled("the run was cancelled")
+
     def _stop_tool(self, name: str, child: JsonLineChild) -> None:
         child.stop(STOP_TIMEOUT_S)
         self.summaries[name] = child.events.get("summary")
@@ -139,7 +146,7 @@ class _Iteration:
         plan = self.plan
         with contextlib.ExitStack() as stack:
             self._state("building")
-            stack.enter_context(cubic_hystart(plan.hystart, plan.run_id))
+            stack.enter_context(cubic_hystart(plan.hystart, plan.run_id, HYSTART_PATIENCE_S, self._stop_if_cancelled))
             stack.enter_context(topology.namespaces(plan))
             if plan.satellite is not None:
                 self.satlink = links.start_link(plan.satellite, "satlink")
@@ -212,8 +219,7 @@ class _Iteration:
                           for flow in flows}
         tick = 0
         while True:
-            if self.cancel.cancelled:
-                raise Cancelled("the run was cancelled")
+            self._stop_if_cancelled()
             now = time.monotonic() - start
             for flow in [f for f in pending if f.planned.start_s <= now]:
                 flow.start_client()

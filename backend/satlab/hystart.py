@@ -2,15 +2,17 @@
 
 Each run that needs a setting records it in LOCK_DIR/hystart-<run id>; the
 first one saves the host's value, the last one restores it. A run that
-needs the opposite of a live run's setting is refused: the two would
-silently change each other's congestion control.
+needs the opposite of a live run's setting waits for those runs to end (up
+to patience_s), then is refused: the two would silently change each other's
+congestion control.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from satlab.host import HYSTART, LOCK_DIR
@@ -41,23 +43,42 @@ def release(run_id: str) -> None:
             _original().unlink()
 
 
-@contextlib.contextmanager
-def cubic_hystart(enabled: bool | None, run_id: str) -> Iterator[None]:
-    """Hystart on or off for the body (None: leave the host's setting)."""
-    if enabled is None:
-        yield
-        return
-    wanted = "1" if enabled else "0"
+# How often a waiting run looks again whether the runs in its way have ended.
+POLL_S = 0.5
+
+
+def _claim(wanted: str, run_id: str) -> str | None:
+    """Claim the setting for run_id, or the id of a run that holds the opposite."""
     with _locked():
         for holder in LOCK_DIR.glob("hystart-*"):
             if holder.read_text() != wanted:
-                other = holder.name.removeprefix("hystart-")
-                raise RuntimeError(f"flows: hystart is a host-wide setting and run {other} needs it "
-                                   f"{'on' if wanted == '0' else 'off'}; wait for it to end")
+                return holder.name.removeprefix("hystart-")
         if not _original().exists():
             _original().write_text(HYSTART.read_text().strip())
         _holder(run_id).write_text(wanted)
         HYSTART.write_text(wanted)
+    return None
+
+
+@contextlib.contextmanager
+def cubic_hystart(enabled: bool | None, run_id: str, patience_s: float = 0.0,
+                  while_waiting: Callable[[], None] = lambda: None) -> Iterator[None]:
+    """Hystart on or off for the body (None: leave the host's setting),
+    once no live run needs the opposite: waiting up to patience_s for them
+    to end (a campaign's run beside another user's), then RuntimeError.
+    while_waiting() is called between looks: it may raise to stop waiting
+    (a cancelled run)."""
+    if enabled is None:
+        yield
+        return
+    wanted = "1" if enabled else "0"
+    deadline = time.monotonic() + patience_s
+    while (other := _claim(wanted, run_id)) is not None:
+        if time.monotonic() >= deadline:
+            raise RuntimeError(f"flows: hystart is a host-wide setting and run {other} needs it "
+                               f"{'on' if wanted == '0' else 'off'}; it did not end within {patience_s:g} s")
+        while_waiting()
+        time.sleep(POLL_S)
     try:
         yield
     finally:

@@ -38,3 +38,28 @@ def test_cubic_hystart_restores_the_host_value_after_an_exception(parameter):
 def test_cubic_hystart_none_leaves_the_host_alone(parameter):
     with hystart.cubic_hystart(None, "aaaaaa"):
         assert parameter.read_text() == "1\n"
+
+
+
+def test_cubic_hystart_waits_for_the_opposite_run_to_end(parameter):
+    other_run = hystart.cubic_hystart(False, "aaaaaa")
+    other_run.__enter__()
+    looks = []
+
+    def the_other_run_ends():  # called between looks
+        looks.append(parameter.read_text())
+        other_run.__exit__(None, None, None)
+
+    with hystart.cubic_hystart(True, "bbbbbb", patience_s=60, while_waiting=the_other_run_ends):
+        assert (looks, parameter.read_text()) == (["0"], "1")
+    assert parameter.read_text() == "1"
+
+
+def test_cubic_hystart_stops_waiting_when_told(parameter):
+    def cancelled():
+        raise KeyboardInterrupt
+
+    with hystart.cubic_hystart(False, "aaaaaa"), pytest.raises(KeyboardInterrupt), \
+            hystart.cubic_hystart(True, "bbbbbb", patience_s=60, while_waiting=cancelled):
+        pass
+    assert parameter.read_text() == "1"
