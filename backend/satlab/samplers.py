@@ -175,8 +175,12 @@ class GoodputMeter:
         if t_s <= last_t:
             return None
         self.curve.append((t_s, min(self._highest, last_bytes + self.bottleneck_bytes_per_s * (t_s - last_t))))
-        window_s = max((rtt_ms or 0) / 1e3, self.WINDOW_MIN_S)
-        return window_goodput_mbps(self.curve, len(self.curve) - 1, window_s)
+        return window_goodput_mbps(self.curve, len(self.curve) - 1, self.window_s(rtt_ms))
+
+    @classmethod
+    def window_s(cls, rtt_ms: float | None) -> float:
+        """The live goodput's window: the last smoothed RTT, at least WINDOW_MIN_S."""
+        return max((rtt_ms or 0) / 1e3, cls.WINDOW_MIN_S)
 
 
 def bottleneck_mbps(path: SatellitePath, direction: str) -> float:

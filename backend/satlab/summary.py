@@ -53,6 +53,7 @@ class FlowSeries:
     size_bytes: int | None
     bottleneck_mbps: float  # of its direction (samplers.bottleneck_mbps)
     points: list[Point]
+    curve_start_s: float | None  # its first sample with a delivered count: where the goodput curve starts
 
     @property
     def end_s(self) -> float:
@@ -62,20 +63,20 @@ class FlowSeries:
 
 def flow_series(planned: PlannedFlow, samples: list[TimedSample], bottleneck_mbps: float) -> FlowSeries:
     """The flow's samples through a goodput meter of its bottleneck, as the
-    live samples went (samples without a delivered count are left out)."""
+    live samples went. A sample without a delivered count (a QUIC receiver
+    that has not reported yet) keeps the counts where they were, and has no
+    live goodput."""
     meter = GoodputMeter(bottleneck_mbps)
     points: list[Point] = []
     for t_s, sample in samples:
-        if sample.bytes_acked is None:
-            continue
-        length = len(meter.curve)
-        goodput = meter.add(t_s, sample.bytes_acked, sample.rtt_ms)
-        if len(meter.curve) > length:
-            delivered = max(sample.bytes_acked, points[-1].delivered_bytes if points else 0)
-            points.append(Point(t_s, delivered, meter.curve[-1][1], goodput, sample.rtt_ms,
-                                sample.retransmissions))
+        if points and t_s <= points[-1].t_s:
+            continue  # the meter's clock never goes back; neither do the points
+        goodput = None if sample.bytes_acked is None else meter.add(t_s, sample.bytes_acked, sample.rtt_ms)
+        delivered = max(sample.bytes_acked or 0, points[-1].delivered_bytes if points else 0)
+        served = meter.curve[-1][1] if meter.curve else 0.0
+        points.append(Point(t_s, delivered, served, goodput, sample.rtt_ms, sample.retransmissions))
     return FlowSeries(planned.index, planned.group, planned.direction, planned.start_s, planned.size_bytes,
-                      bottleneck_mbps, points)
+                      bottleneck_mbps, points, meter.curve[0][0] if meter.curve else None)
 
 
 def jain_index(values: list[float]) -> float | None:
@@ -110,8 +111,9 @@ def _retransmissions(points: list[Point]) -> int | None:
 def phase_summary(series: FlowSeries) -> dict[str, Any]:
     """Start-up vs steady state. Start-up runs from the flow's start to its
     first sample whose live goodput (over the last smoothed RTT, at least
-    0.2 s) reaches STARTUP_SHARE of its direction's bottleneck rate
-    (startup_s after the start); the steady state from there to its last
+    0.2 s, once the goodput curve spans that window: the curve's first
+    interval alone says little) reaches STARTUP_SHARE of its direction's
+    bottleneck rate (startup_s after the start); the steady state from there to its last
     sample. In each: goodput (the bytes delivered in it, from the count,
     over its time: the curve's spreading matters within a window, not over a
     phase, and would push the last bytes past the flow's end), mean RTT,
@@ -119,7 +121,9 @@ def phase_summary(series: FlowSeries) -> dict[str, Any]:
     startup_s and the steady figures are None."""
     points, threshold_mbps = series.points, STARTUP_SHARE * series.bottleneck_mbps
     end = next((i for i, point in enumerate(points)
-                if point.goodput_mbps is not None and point.goodput_mbps >= threshold_mbps), None)
+                if point.goodput_mbps is not None and point.goodput_mbps >= threshold_mbps
+                and series.curve_start_s is not None
+                and point.t_s - GoodputMeter.window_s(point.rtt_ms) >= series.curve_start_s), None)
     startup, steady = (points, []) if end is None else (points[:end + 1], points[end:])
     result: dict[str, Any] = {"startup_s": None if end is None else points[end].t_s - series.start_s,
                               "startup_goodput_mbps": None, "startup_mean_rtt_ms": _mean_rtt_ms(startup),

@@ -138,6 +138,18 @@ def test_startup_of_a_recorded_picoquic_bbr1_download():
     assert phases["steady_mean_rtt_ms"] > phases["startup_mean_rtt_ms"]  # the queue it built
 
 
+def test_a_sample_without_a_delivered_count_counts_in_the_rtt_not_in_the_goodput():
+    # A QUIC receiver that has not reported yet: the sender's RTT is there, the delivered count is not.
+    samples = [(0.1, FlowSample(rtt_ms=800.0)), *synthetic([(0.2, 12.0)], 0.2, 2.0, rtt_ms=450.0)]
+    series = series_of(samples)
+    assert [point.goodput_mbps for point in series.points[:2]] == [None, None]
+    row = flow_summary(planned(), FlowResult(2_000_000, 2.0, 0), series, 0)
+    assert row["mean_rtt_ms"] == pytest.approx((800 + 19 * 450) / 20)
+    # The whole link from the curve's first point (0.2 s) on: its first interval (0.1 s at 12 Mbit/s)
+    # does not end the start-up, the first whole RTT window (from 0.65 s) does.
+    assert row["startup_s"] == pytest.approx(0.7)
+
+
 def test_flow_summary_gives_link_utilisation_of_the_flows_direction():
     samples = synthetic([(0, 3.0)], 0.0, 2.0)
     row = flow_summary(planned(direction="upload"), FlowResult(1_000_000, 4.0, 0),
