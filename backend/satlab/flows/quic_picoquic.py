@@ -22,7 +22,8 @@ What a flow measures is what the receiving application got:
 - size_bytes: download_time_s runs from just before the client creates the
   connection (handshake included) to the last byte reaching the receiving
   application (the server's, for an upload: `t_s` is CLOCK_MONOTONIC, the
-  clock every network namespace shares).
+  clock every network namespace shares). PicoquicFlow replaces a download's
+  with the client's qlog's (see there).
 - duration_s: bytes is what reached the receiving application within
   duration_s of that start (until_t_s = start + duration_s), download_time_s
   the time actually measured (duration_s, to the event loop's wake-up); bytes
@@ -550,6 +551,22 @@ async def settle_at(transfer: Transfer, until_t_s: float) -> None:
     transfer.finish(transfer.received.bytes, time.monotonic())
 
 
+async def resumed_by_now(quic: QuicConnection, deadline_s: float = 0.5) -> bool:
+    """Whether the handshake resumed a session, from a fresh snapshot of the connection.
+
+    HandshakeCompleted reads aiopquic's cached snapshot of picoquic's
+    connection, which may predate the handshake (then it says False, as it
+    does for a transfer done within the first round trip); path_quality()
+    asks picoquic's thread for a new one.
+    """
+    deadline = time.monotonic() + deadline_s
+    while True:
+        quic.path_quality()
+        if quic._session_resumed(0) or time.monotonic() > deadline:
+            return bool(quic._session_resumed(0))
+        await asyncio.sleep(0.01)
+
+
 async def run_client(args: argparse.Namespace) -> int:
     host, port = parse_endpoint(args.connect, "--connect")
     if (args.size_bytes is None) == (args.duration_s is None):
@@ -605,6 +622,9 @@ async def run_client(args: argparse.Namespace) -> int:
                     for task in tasks:
                         task.cancel()
                 initial_cid = (quic.connection_ids or {}).get("initial", b"").hex()
+                session_resumed = transfer.session_resumed
+                if args.ticket_file is not None and not session_resumed:
+                    session_resumed = await resumed_by_now(quic)
     except TimeoutError:
         raise PeerError(
             f"The transfer did not finish within --timeout-s {args.timeout_s} s: "
@@ -621,7 +641,7 @@ async def run_client(args: argparse.Namespace) -> int:
         "download_time_s": round(download_time_s, 6),
         "goodput_mbps": round(delivered_bytes * 8 / download_time_s / 1e6, 6),
         "start_t_s": round(started_at, 6),
-        "session_resumed": transfer.session_resumed,
+        "session_resumed": session_resumed,
         "initial_cid": initial_cid,
     })
     return 0
@@ -639,6 +659,7 @@ class QlogCounts:
         self.zero_rtt_packets_sent = 0
         self.first_sent_us: int | None = None
         self.first_stream_data_us: int | None = None
+        self.last_stream_data_us: int | None = None
 
     @property
     def time_to_first_byte_ms(self) -> float | None:
@@ -646,6 +667,13 @@ class QlogCounts:
         if self.first_sent_us is None or self.first_stream_data_us is None:
             return None
         return (self.first_stream_data_us - self.first_sent_us) / 1000
+
+    @property
+    def transfer_time_s(self) -> float | None:
+        """From this end's first packet to the last stream data it received, by picoquic's clock."""
+        if self.first_sent_us is None or self.last_stream_data_us is None:
+            return None
+        return (self.last_stream_data_us - self.first_sent_us) / 1e6
 
 
 # An ACK frame (type 0x02/0x03), not ack_frequency; picoquic logs each frame
@@ -675,9 +703,10 @@ def count_qlog(path: Path) -> QlogCounts:
                         counts.first_sent_us = time_us
             if event == b"packet_sent":
                 counts.ack_frames_sent += len(ACK_FRAME.findall(line))
-            elif (event == b"packet_received" and counts.first_stream_data_us is None
-                  and b'"frame_type": "stream"' in line):
-                counts.first_stream_data_us = time_us
+            elif event == b"packet_received" and b'"frame_type": "stream"' in line:
+                if counts.first_stream_data_us is None:
+                    counts.first_stream_data_us = time_us
+                counts.last_stream_data_us = time_us
     return counts
 
 
@@ -691,9 +720,13 @@ class PicoquicFlow(Flow):
     sender (the server for a download, the client for an upload) gives the
     samples' cwnd, RTT and losses; the receiver's application the bytes.
 
-    download_time_s and bytes are the client's (see the module's docstring
-    for sizes and durations); retransmissions counts the packets picoquic
-    declared lost, as of the sender's last stats line.
+    bytes and download_time_s are the client's (see the module's docstring
+    for sizes and durations), but for a download of size_bytes
+    download_time_s comes from the client's qlog: its first packet to the
+    last response data, by picoquic's clock, which Python's scheduling on a
+    loaded host (hundreds of ms) does not stretch, as ngtcp2's does.
+    retransmissions counts the packets picoquic declared lost, as of the
+    sender's last stats line.
 
     zero_rtt: start_server() also runs a warm-up client to completion (before
     the run's clock, not measured) that leaves a session ticket for the
@@ -820,28 +853,30 @@ class PicoquicFlow(Flow):
             received = receiver["bytes_received"] if receiver is not None else 0
             self._delete_qlogs()
             return FlowResult(received, None, lost_packets, error=error)
-        return FlowResult(summary["bytes"], summary["download_time_s"], lost_packets,
-                          details=self._qlog_details(summary))
+        receiving, client = self._read_qlogs(summary["initial_cid"])
+        self._delete_qlogs()
+        download_time_s = summary["download_time_s"]
+        details: dict[str, Any] = {
+            "ack_frames_sent": receiving.ack_frames_sent if receiving else None,
+            "receiver_packets_sent": receiving.packets_sent if receiving else None,
+        }
+        if self.planned.direction == "download":
+            details["time_to_first_byte_ms"] = receiving.time_to_first_byte_ms if receiving else None
+            if self.planned.size_bytes is not None and receiving and receiving.transfer_time_s is not None:
+                download_time_s = round(receiving.transfer_time_s, 6)
+        if self.planned.zero_rtt != "off":
+            details["session_resumed"] = summary["session_resumed"]
+            details["zero_rtt_packets_sent"] = client.zero_rtt_packets_sent if client else None
+        return FlowResult(summary["bytes"], download_time_s, lost_packets, details=details)
 
-    def _qlog_details(self, summary: dict[str, Any]) -> dict[str, Any]:
-        """Counts from the measured connection's qlogs, which are then deleted."""
+    def _read_qlogs(self, initial_cid: str) -> tuple[QlogCounts | None, QlogCounts | None]:
+        """The measured connection's qlog counts: (the receiver's, the client's)."""
         def counts(role: str) -> QlogCounts | None:
-            path = self._qlog_dirs[role] / f"{summary['initial_cid']}.{role}.qlog"
+            path = self._qlog_dirs[role] / f"{initial_cid}.{role}.qlog"
             return count_qlog(path) if path.is_file() else None
 
         receiver = counts(self._receiver)
-        details: dict[str, Any] = {
-            "ack_frames_sent": receiver.ack_frames_sent if receiver else None,
-            "receiver_packets_sent": receiver.packets_sent if receiver else None,
-        }
-        if self.planned.direction == "download":
-            details["time_to_first_byte_ms"] = receiver.time_to_first_byte_ms if receiver else None
-        if self.planned.zero_rtt != "off":
-            client = receiver if self._receiver == "client" else counts("client")
-            details["session_resumed"] = summary["session_resumed"]
-            details["zero_rtt_packets_sent"] = client.zero_rtt_packets_sent if client else None
-        self._delete_qlogs()
-        return details
+        return receiver, receiver if self._receiver == "client" else counts("client")
 
     def _delete_qlogs(self) -> None:
         for directory in self._qlog_dirs.values():
