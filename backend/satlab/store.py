@@ -744,6 +744,10 @@ class Store:
         return None if row is None else json.loads(row[0])
 
     def set_state(self, key: str, value: Any) -> None:
+        """None forgets the key (get_state gives None for a key never set)."""
         with self._write() as db:
-            db.execute("INSERT INTO class_state (key, value_json) VALUES (?, ?) "
-                       "ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json", (key, _json(value)))
+            if value is None:
+                db.execute("DELETE FROM class_state WHERE key = ?", (key,))
+            else:
+                db.execute("INSERT INTO class_state (key, value_json) VALUES (?, ?) "
+                           "ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json", (key, _json(value)))

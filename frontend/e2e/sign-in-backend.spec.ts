@@ -79,7 +79,7 @@ test.describe('refusals', () => {
   });
 });
 
-test('the instructor changes a quota within its ceiling, and a student sees it in force', async ({ page, browser }) => {
+test('the instructor changes a quota within its ceiling and the presets students may run, and sees them in force', async ({ page, browser }) => {
   await page.goto(`${site}?lab=class`);
   const signIn = page.getByRole('form', { name: 'Instructor sign-in' });
   await signIn.getByLabel('Instructor token').fill(TOKEN);
@@ -109,6 +109,17 @@ test('the instructor changes a quota within its ceiling, and a student sees it i
   const inForce = student.getByRole('region', { name: 'What you may run' });
   await expect(inForce.getByRole('row', { name: 'runs one student may have queued or running at once 1' })).toBeVisible();
   await expect(inForce.getByRole('row', { name: '1 lets students start campaigns, 0 keeps them to the instructor 1' })).toBeVisible();
+
+  // The presets students may run: only geo-ideal, then every one again.
+  const presets = page.getByRole('form', { name: 'Presets students may run' });
+  await presets.getByLabel('Only these:').check();
+  await presets.getByLabel('geo-ideal', { exact: true }).check();
+  await presets.getByRole('button', { name: 'Save presets' }).click();
+  await expect(presets.getByRole('status')).toHaveText('Saved: students may run geo-ideal.');
+  await expect(page.getByRole('region', { name: 'Students' })).toContainText('They run these presets: geo-ideal.');
+  await presets.getByLabel('Every preset, those added later too').check();
+  await presets.getByRole('button', { name: 'Save presets' }).click();
+  await expect(page.getByRole('region', { name: 'Students' })).toContainText('They run every preset.');
 
   // Back to the defaults, for the other tests of this server.
   const defaults = await (await page.request.get(`${site}api/class/quotas`)).json();

@@ -173,3 +173,11 @@ def test_the_ceilings_are_documented():
     readme = (Path(__file__).parents[2] / "README.md").read_text()
     for name, ceiling in Limits.ceilings().items():
         assert f"| `{name}` | {getattr(Limits(), name)} | {ceiling} |" in readme, name
+
+
+def test_the_presets_students_may_run_are_audited_with_the_choice(app_client):
+    teacher = instructor(app_client)
+    assert teacher.put("/api/class/labs", json={"enabled_labs": ["geo-ideal", "geo-optical"]}).status_code == 200
+    assert teacher.put("/api/class/labs", json={"enabled_labs": None}).status_code == 200
+    actions = [entry["action"] for entry in teacher.get("/api/audit").json()["data"][:2]]
+    assert actions == ["PUT /api/class/labs: every preset", "PUT /api/class/labs: geo-ideal, geo-optical"]

@@ -117,7 +117,8 @@ def new_class_code(auth: AuthDep, _: InstructorDep) -> dict[str, str]:
 
 
 @router.put("/class/labs", response_model=EnabledLabs)
-def set_enabled_labs(body: EnabledLabs, auth: AuthDep, settings: SettingsDep, _: InstructorDep) -> dict[str, Any]:
+def set_enabled_labs(body: EnabledLabs, request: Request, auth: AuthDep, settings: SettingsDep,
+                     _: InstructorDep) -> dict[str, Any]:
     if body.enabled_labs is not None:
         known = {lab["name"] for lab in list_labs(settings.labs_dir)}
         unknown = sorted(set(body.enabled_labs) - known)
@@ -126,6 +127,8 @@ def set_enabled_labs(body: EnabledLabs, auth: AuthDep, settings: SettingsDep, _:
                                 detail=f"enabled_labs: there is no lab {', '.join(unknown)}; known: "
                                        f"{', '.join(sorted(known))}.")
     auth.set_enabled_labs(body.enabled_labs)
+    request.state.audit_detail = "every preset" if body.enabled_labs is None else \
+        ", ".join(body.enabled_labs) or "no preset"
     return {"enabled_labs": auth.enabled_labs}
 
 

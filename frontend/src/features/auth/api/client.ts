@@ -53,6 +53,14 @@ export const getClass = () => request<ClassInfo>('class');
 export const newClassCode = () => post<{ class_code: string }>('class/code');
 export const getLimits = () => request<Limit[]>('limits');
 export const getQuotas = () => request<Quota[]>('class/quotas');
+/** A preset of labs/ (GET api/labs), as the instructor chooses among them. */
+export interface Preset {
+  name: string;
+}
+export const getPresets = async () => (await request<{ data: Preset[] }>('labs')).data;
+/** setEnabledLabs chooses the presets students may run; null: every preset, those added later too. */
+export const setEnabledLabs = (labs: string[] | null) =>
+  request<{ enabled_labs: string[] | null }>('class/labs', { ...postJson({ enabled_labs: labs }), method: 'PUT' });
 /** setQuotas sends every quota; a 422 ApiError names each field above its ceiling, and nothing changes. */
 export const setQuotas = (values: QuotaValues) => request<Quota[]>('class/quotas', { ...postJson(values), method: 'PUT' });
 /** The range of each quota field, from the backend's OpenAPI document (its ceilings are this server's). */

@@ -14,6 +14,7 @@ import {
   signOut,
 } from '../api/client';
 import '../auth.css';
+import { PresetsForm } from './presets-form';
 import { QuotasForm } from './quotas-form';
 
 type Session = { status: 'loading' } | { status: 'missing' } | { status: 'failed'; message: string } | { status: 'known'; me: Me };
@@ -22,7 +23,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 
 /**
  * ClassPage is where people sign in: the instructor with their token (then they see the class code
- * to show, the students, the storage, the quotas to change and what this server cannot do), students with the class code
+ * to show, the students, the storage, the quotas and presets to change and what this server cannot do), students with the class code
  * and a name (then they see what they may run). A server bound to loopback without a token needs no
  * sign-in, and says so.
  */
@@ -190,7 +191,10 @@ function InstructorDesk() {
           </section>
         </div>
       )}
-      <QuotasForm onSaved={load} />
+      <div className="panel-row">
+        <QuotasForm onSaved={load} />
+        {info && <PresetsForm enabled={info.enabled_labs} onSaved={load} />}
+      </div>
     </div>
   );
 }
