@@ -15,6 +15,14 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   await expect(form.getByText(/^The ideal GEO path of the published studies/)).toBeVisible();
   await expect(form.getByLabel('Transport')).toHaveValue('tcp');
   await expect(form.getByLabel('Congestion control')).toHaveValue('cubic');
+  // TCP offers the congestion controls this host's kernel has or can load (Linux's, in the backend's
+  // order), and no other.
+  const kernel = (await (await page.request.get('./api/capabilities')).json()).tcp_congestion_controls;
+  const linux = [
+    ...['cubic', 'bbr', 'reno', 'bic', 'cdg', 'dctcp', 'highspeed', 'htcp', 'hybla'],
+    ...['illinois', 'lp', 'nv', 'scalable', 'vegas', 'veno', 'westwood', 'yeah'],
+  ];
+  await expect(form.getByLabel('Congestion control').getByRole('option')).toHaveText(linux.filter((cc) => !kernel.missing.includes(cc)));
   await form.getByLabel('Size, bytes').fill('300000');
   await expect(form.getByText('satlab run labs/geo-ideal.yaml --set flows.0.size_bytes=300000')).toBeVisible();
   await form.getByRole('button', { name: 'Run' }).click();
