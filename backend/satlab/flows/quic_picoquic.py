@@ -270,7 +270,8 @@ class Received:
 
 async def send_zeros(quic: QuicConnection, stream_id: int, size_bytes: int | None,
                      until_t_s: float | None) -> None:
-    """Send size_bytes zero bytes, or zeros until until_t_s (CLOCK_MONOTONIC), then FIN."""
+    """Send size_bytes zero bytes, or zeros until until_t_s (CLOCK_MONOTONIC), then
+    FIN; neither: zeros until cancelled (an upload by duration, until its answer)."""
     remaining = size_bytes
     while remaining is None or remaining > 0:
         if until_t_s is not None and time.monotonic() >= until_t_s:
@@ -350,8 +351,9 @@ class ServerProtocol(QuicConnectionProtocol):
         self._stats_interval_s = stats_interval_s
         self._headers: dict[int, bytearray] = {}
         self._uploads: dict[int, Request] = {}
-        # Streams whose request is read and download sent, or upload answered:
-        # what comes later (a FIN alone, an upload's bytes past its deadline) is not counted.
+        # Streams whose request is read and download sent, upload answered, or
+        # request refused: what comes later (a FIN alone, an upload's bytes
+        # past its deadline, the rest of a refused request) is not read.
         self._served: set[int] = set()
         self._received = Received()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -414,6 +416,7 @@ class ServerProtocol(QuicConnectionProtocol):
 
     def _refuse(self, stream_id: int, message: str) -> None:
         self._headers.pop(stream_id, None)
+        self._served.add(stream_id)
         emit({"event": "error", "message": message})
         self._quic.reset_stream(stream_id, BAD_REQUEST_ERROR_CODE)
 
@@ -724,7 +727,8 @@ class PicoquicFlow(Flow):
     for sizes and durations), but for a download of size_bytes
     download_time_s comes from the client's qlog: its first packet to the
     last response data, by picoquic's clock, which Python's scheduling on a
-    loaded host (hundreds of ms) does not stretch, as ngtcp2's does.
+    loaded host (hundreds of ms) does not stretch (ngtcp2's time is read from
+    its qlog too).
     retransmissions counts the packets picoquic declared lost, as of the
     sender's last stats line.
 
@@ -758,7 +762,8 @@ class PicoquicFlow(Flow):
         self._ticket_file = str(self.workdir / "session-tickets.bin")
         self._receiver = "client" if flow.direction == "download" else "server"
 
-    def _window_args(self) -> list[str]:
+    def _common_args(self) -> list[str]:
+        """What every peer of the flow takes: its congestion control and windows."""
         flow = self.planned
         return ["--cc", flow.cc,
                 "--connection-window-bytes", str(flow.connection_window_bytes or FLOW_CONTROL_WINDOW_BYTES),
@@ -769,7 +774,7 @@ class PicoquicFlow(Flow):
         qlog = ["--qlog-dir", str(self._qlog_dirs["server"])] if self._receiver == "server" else []
         self.server = JsonLineChild(
             peer_command("server", "--listen", endpoint(flow.server_addr, flow.port),
-                         "--cert", self._cert, "--key", self._key, *self._window_args(), *qlog),
+                         "--cert", self._cert, "--key", self._key, *self._common_args(), *qlog),
             flow.server_netns, f"picoquic-server-{flow.index}",
         )
         try:
@@ -792,7 +797,7 @@ class PicoquicFlow(Flow):
                     if flow.zero_rtt == "bdp" else ["--size-bytes", str(WARM_UP_BYTES)])
         warm_up = JsonLineChild(
             peer_command("client", "--connect", endpoint(flow.server_addr, flow.port), *transfer,
-                         *self._window_args(), "--flow-id", str(flow.index), "--warm-up",
+                         *self._common_args(), "--flow-id", str(flow.index), "--warm-up",
                          "--timeout-s", str(WARM_UP_TIMEOUT_S),
                          "--ticket-file", self._ticket_file),
             flow.client_netns, f"picoquic-warm-up-{flow.index}",
@@ -812,7 +817,7 @@ class PicoquicFlow(Flow):
         tickets = ["--ticket-file", self._ticket_file] if flow.zero_rtt != "off" else []
         self.client = JsonLineChild(
             peer_command("client", "--connect", endpoint(flow.server_addr, flow.port),
-                         *self._transfer_args(), *self._window_args(),
+                         *self._transfer_args(), *self._common_args(),
                          "--flow-id", str(flow.index), *qlog, *tickets),
             flow.client_netns, f"picoquic-client-{flow.index}",
         )
