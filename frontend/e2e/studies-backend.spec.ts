@@ -12,7 +12,7 @@ const figure = (value: number | null, decimals = 2) => (value === null ? '–' :
 
 test('starts a quick study run from the page, follows it and shows its report beside the published figures', async ({ page }) => {
   test.setTimeout(240_000);
-  await page.goto('./?lab=studies');
+  await page.goto('./?lab=studies&study=petrou2022');
   await expect(page.getByRole('heading', { name: 'When BBR beats FEC coded CUBIC flows over SATCOM' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Served without the satlab backend' })).toHaveCount(0);
 
@@ -61,7 +61,7 @@ test('starts a quick study run from the page, follows it and shows its report be
   const box = (transport: string) => {
     const row = ran.find((one) => one.configuration.transport === transport);
     const measured = row?.satlab === null ? 'no values' : String.raw`median [\d.]+ s of 1`;
-    return `${transport}: ${measured}, published median ${row?.published.toFixed(2)} s`;
+    return `${transport}: ${measured}, published median ${row?.published?.toFixed(2)} s`;
   };
   await expect(report.getByRole('img', { name: new RegExp(`^Each transport: ${box('tcp-cubic')}; ${box('picoquic-bbr')}\\.$`) })).toBeVisible();
   await page.screenshot({ path: 'test-output/studies-quick-run.png', fullPage: true });
@@ -85,7 +85,7 @@ test('starts a quick study run from the page, follows it and shows its report be
 test('a full run narrowed on the page to one configuration joins the report of every full run', async ({ page }) => {
   test.setTimeout(240_000);
   const study = (await (await page.request.get('api/studies/petrou2022')).json()) as Study;
-  await page.goto('./?lab=studies');
+  await page.goto('./?lab=studies&study=petrou2022');
   const form = page.getByRole('form', { name: 'New study run' });
   await form.getByRole('radio', { name: 'Full' }).check();
   await expect(form.getByRole('note')).toContainText('A full run');
@@ -119,4 +119,48 @@ test('a full run narrowed on the page to one configuration joins the report of e
   const cells = pooled.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'ideal · tcp-cubic · none', exact: true }) }).locator('td');
   await expect(cells.nth(1)).toHaveText(`${figure(row?.satlab ?? null)} [${figure(row?.q1 ?? null)}–${figure(row?.q3 ?? null)}]`);
   await expect(page).toHaveURL(/[?&]report=full/);
+});
+
+test("a quick run of one experiment of a study of several shows each metric satlab measured, with its unit", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('./?lab=studies&study=kuhn2021');
+  await expect(page.getByRole('heading', { name: 'QUIC for satellite communications', level: 2 })).toBeVisible();
+  const form = page.getByRole('form', { name: 'New study run' });
+  const experiments = form.getByRole('group', { name: 'experiment', exact: true });
+  await expect(experiments.getByRole('checkbox', { name: 'utilisation', exact: true })).toBeChecked();
+  await expect(experiments.getByRole('checkbox', { name: 'utilisation-1mbps' })).not.toBeChecked(); // no quick part
+  await expect(form.getByRole('status')).toHaveText('4 configurations × 1 iteration = 4 runs, 4 at once');
+  for (const name of ['zero-rtt', 'window']) await experiments.getByRole('checkbox', { name, exact: true }).uncheck();
+  await expect(form.getByRole('status')).toHaveText('1 configuration × 1 iteration = 1 run, 1 at once');
+  await form.getByRole('button', { name: 'Start the quick run' }).click();
+
+  // One picoquic BBR download of 1 MB at 50/25 Mbit/s and 100 ms RTT, reported per metric.
+  const report = page.getByRole('region', { name: /^Report of study run c[0-9a-f]+$/ });
+  await expect(report.getByRole('progressbar', { name: 'Study run progress' })).toHaveAttribute('aria-valuetext', '1/1 runs finished: 1 done, 0 failed, 0 running', {
+    timeout: 120_000,
+  });
+  const campaignId = (await report.getByRole('heading').first().textContent())?.match(/(c[0-9a-f]+)$/)?.[1] ?? '';
+  const api = (await (await page.request.get(`api/studies/kuhn2021/report?campaign=${campaignId}`)).json()) as StudyReport;
+  const [entry] = api.configurations;
+  expect(entry.configuration).toMatchObject({ experiment: 'utilisation', link: '50/25', rtt: '100 ms', size: '1 MB' });
+  const table = report.getByRole('table', { name: "Experiment utilisation: published figures beside satlab's" });
+  // A column group per metric satlab measured here, in the study's order, each named with its unit.
+  const labels = { download_time_s: 'Download time, s', goodput_mbps: 'Goodput, Mbit/s', link_utilisation_ratio: 'Link utilisation ratio', startup_s: 'Startup, s' };
+  const shown = Object.entries(labels)
+    .filter(([metric]) => (entry.metrics?.[metric]?.n ?? 0) > 0)
+    .map(([, label]) => label);
+  await expect(table.locator('tbody tr')).toHaveCount(1); // the report has come
+  const headers = await table.getByRole('columnheader').allTextContents();
+  expect(headers.slice(1, 1 + shown.length)).toEqual(shown);
+  const cells = table.locator('tbody tr').first().locator('td');
+  const utilisation = entry.metrics?.link_utilisation_ratio;
+  expect(utilisation?.median).toBeGreaterThan(0);
+  expect(utilisation?.median).toBeLessThanOrEqual(1);
+  // Its group: published (none), satlab's median [IQR], n, ratio, band.
+  const group = headers.slice(1).indexOf('Link utilisation ratio');
+  await expect(cells.nth(group * 5)).toHaveText('–');
+  await expect(cells.nth(group * 5 + 1)).toHaveText(`${figure(utilisation?.median ?? null)} [${figure(utilisation?.q1 ?? null)}–${figure(utilisation?.q3 ?? null)}]`);
+  await expect(cells.nth(group * 5 + 2)).toHaveText('1');
+  await expect(report.getByRole('table', { name: /Experiment zero-rtt/ })).toBeVisible(); // its published medians, not run
+  await page.screenshot({ path: 'test-output/studies-kuhn-quick-run.png', fullPage: true });
 });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { StudyReport } from '../src/features/studies/api/types';
+import { configurationMetrics } from '../src/features/studies/logic/report';
 import { expect, test } from './fixtures';
 
 // The built site on a plain static server, no backend: the Studies page shows the Petrou recipe
@@ -14,7 +15,7 @@ const figure = (value: number | null, decimals = 2) => (value === null ? '–' :
 const label = (configuration: Record<string, string>) => ['channel', 'transport', 'tunnel'].map((axis) => configuration[axis]).join(' · ');
 
 async function openStudies(page: Page) {
-  await page.goto('./?lab=studies');
+  await page.goto('./?lab=studies&study=petrou2022');
   await expect(page.getByRole('link', { name: 'Studies' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('heading', { name: 'When BBR beats FEC coded CUBIC flows over SATCOM' })).toBeVisible();
 }
@@ -71,7 +72,9 @@ test("shows the Petrou study, its published figures and the shipped report's num
   const pairs = new Set(report.configurations.map((entry) => label(entry.configuration).split(' · ').slice(0, 2).join(' · ')));
   const charts = section.getByRole('img', { name: /published median/ });
   await expect(charts).toHaveCount(pairs.size);
-  await expect(section.locator('circle.box-point')).toHaveCount(report.configurations.reduce((total, entry) => total + entry.values.length, 0));
+  await expect(section.locator('circle.box-point')).toHaveCount(
+    report.configurations.reduce((total, entry) => total + configurationMetrics(entry).download_time_s.values.length, 0),
+  );
 
   // Each conclusion, with its verdict and its ratios.
   for (const check of report.checks) {
@@ -109,3 +112,41 @@ for (const width of [800, 1920]) {
     await page.screenshot({ path: `test-output/studies-${width}.png`, fullPage: true });
   });
 }
+
+test("shows a study of several experiments: each experiment's published figures in a column per metric, with its unit", async ({ page }) => {
+  await page.goto('./?lab=studies&study=martin2022');
+  await expect(page.getByRole('heading', { name: 'On the suitability of BBR congestion control for QUIC over GEO SATCOM networks' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Studies' }).getByRole('link', { name: 'QUIC for satellite communications' })).toBeVisible();
+  // What satlab runs of the study: its experiments, each by title and name.
+  const experiments = page.getByRole('list', { name: 'Experiments' }).getByRole('listitem');
+  await expect(experiments).toHaveCount(5);
+  await expect(experiments.nth(2)).toHaveText('(3) A second flow joins after 20 s, 120 s in all (latecomers)');
+  const section = page.getByRole('region', { name: 'Published figures' });
+  await expect(section.getByText('No report yet: the study\'s published figures alone.')).toBeVisible();
+
+  // The two experiments that published figures, each under its title, a table with a column group per metric.
+  await expect(section.getByRole('heading', { level: 3, name: /^\(5\) ngtcp2's download beside an ngtcp2 upload/ })).toBeVisible();
+  const ngtcp2 = section.getByRole('table', { name: "Experiment upload-ngtcp2: published figures beside satlab's" });
+  await expect(ngtcp2.getByRole('columnheader', { name: 'Download goodput, Mbit/s' })).toHaveAttribute('colspan', '5');
+  await expect(ngtcp2.getByRole('columnheader', { name: 'download · upload · uplink' })).toBeVisible();
+  await expect(ngtcp2.locator('tbody tr')).toHaveCount(18);
+  // The 20/2 link, BBRv2 downloading beside a BBRv2 upload: 5.31 Mbit/s (the study's mean), nothing measured yet.
+  await expect(ngtcp2.locator('tbody tr').nth(9).locator('th, td')).toHaveText(['ngtcp2-bbr2 · ngtcp2-bbr2 · 2, mean', '5.31', '–', '0', '–', '–'], {
+    useInnerText: true,
+  });
+  const picoquic = section.getByRole('table', { name: "Experiment upload-picoquic: published figures beside satlab's" });
+  await expect(picoquic.locator('tbody tr')).toHaveCount(8);
+  await expect(picoquic.locator('tbody tr').first().locator('td').first()).toHaveText('18.36');
+  await expect(section.getByRole('table', { name: /Experiment bulk/ })).toHaveCount(0);
+
+  // Every conclusion, metrics other than time among them, not measured without a report.
+  for (const id of ['bbr-beats-cubic-under-loss-ngtcp2', 'bbr2-fairer-than-bbr1', 'cubic-latecomer-slow', 'picoquic-holds-on-20-2', 'picoquic-fewer-acks']) {
+    await expect(section.getByRole('listitem').filter({ hasText: `${id}:` }).locator('.check-verdict')).toHaveText('not measured');
+  }
+  await page.screenshot({ path: 'test-output/studies-martin.png', fullPage: true });
+
+  // A study that published no figure to compare one to one says so, and lists its conclusions.
+  await page.getByRole('navigation', { name: 'Studies' }).getByRole('link', { name: 'Comparison of TCP congestion control performance over a satellite network' }).click();
+  await expect(page.getByText('The study published no figure to compare one to one: its conclusions are the checks below.')).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: 'steady-throughputs-similar:' })).toBeVisible();
+});

@@ -35,4 +35,21 @@ describe('readStudies', () => {
       source: 'Table II',
     });
   });
+
+  it("reads a study's experiments, their axes' levels ('all': every level), its metrics, and published rows by experiment", () => {
+    const martin = readStudies(labsDir).data.find((study) => study.id === 'martin2022');
+    expect(Object.keys(martin?.experiments ?? {})).toEqual(['bulk', 'fairness', 'latecomers', 'upload-ngtcp2', 'upload-picoquic']);
+    expect(martin?.experiments.bulk.axes.loss).toEqual(['0', '0.1%', '1%']);
+    expect(martin?.experiments.latecomers.quick).toBeNull();
+    expect(martin?.experiments['upload-ngtcp2'].quick).toEqual({ download: ['ngtcp2-cubic'], upload: ['ngtcp2-bbr1'], uplink: ['2'] });
+    expect(martin?.metrics).toContain('ack_frames_sent');
+    expect(martin?.published[0]).toEqual({
+      configuration: { experiment: 'upload-ngtcp2', download: 'ngtcp2-bbr2', loss: '', upload: 'ngtcp2-bbr2', uplink: '20', competition: '' },
+      metric: 'download_goodput_mbps',
+      statistic: 'mean',
+      value: 14.73,
+      source: 'Experiment 5 table',
+    });
+    expect(petrou()?.experiments).toEqual({});
+  });
 });

@@ -58,9 +58,28 @@ export function readStudy(directory: string, id: string): StudyDetail {
     summary: string;
     iterations?: number;
     parallel?: number;
-    quick: { only: Record<string, string[]>; iterations?: number };
-    checks?: { id: string; statement: string }[];
+    quick?: { only?: Record<string, string[]>; iterations?: number };
+    experiments?: Record<string, { title: string; axes: Record<string, string[] | 'all'>; quick?: { only?: Record<string, string[]> } }>;
+    metrics?: string[];
+    checks?: { id: string; statement: string; metric?: string }[];
   };
+  // Each experiment's axes with their levels ('all': every level of the axis).
+  const experiments = Object.fromEntries(
+    Object.entries(spec.experiments ?? {}).map(([name, experiment]) => [
+      name,
+      {
+        title: experiment.title,
+        axes: Object.fromEntries(Object.entries(experiment.axes).map(([axis, levels]) => [axis, levels === 'all' ? axes[axis] : levels])),
+        quick: experiment.quick ? (experiment.quick.only ?? {}) : null,
+      },
+    ]),
+  );
+  const columns = Object.keys(experiments).length > 0 ? ['experiment', ...Object.keys(axes)] : Object.keys(axes);
+  const published = readPublished(join(directory, 'published.csv'), columns);
+  // The API gives them in METRICS' order (backend/satlab/studies/recipe.py); here, as the recipe names them.
+  const metrics = [
+    ...new Set([...(spec.metrics ?? []), ...published.map((figure) => figure.metric), ...(spec.checks ?? []).map((check) => check.metric ?? 'download_time_s')]),
+  ];
   const reportFile = join(directory, 'report.json');
   const shippedReport = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')) : null;
   return {
@@ -72,9 +91,11 @@ export function readStudy(directory: string, id: string): StudyDetail {
     axes,
     iterations: spec.iterations ?? 10,
     parallel: spec.parallel ?? 4,
-    quick: { only: spec.quick.only, iterations: spec.quick.iterations ?? 1 },
+    quick: { only: spec.quick?.only ?? {}, iterations: spec.quick?.iterations ?? 1 },
+    experiments,
+    metrics,
     checks: (spec.checks ?? []).map((check) => ({ id: check.id, statement: oneLine(check.statement) })),
-    published: readPublished(join(directory, 'published.csv'), Object.keys(axes)),
+    published,
     has_shipped_report: shippedReport !== null,
     shipped_report: shippedReport,
   };

@@ -5,8 +5,21 @@ import type { Campaign } from '../../experiments/api/types';
  * static build ships in studies.json in the same shape (scripts/studies-asset.ts).
  */
 
-/** A configuration of a study: axis → level name (channel: optical, tunnel: S(5,100)). */
+/**
+ * A configuration of a study: axis → level name (channel: optical, tunnel: S(5,100)); with
+ * experiments, `experiment` names its experiment and an axis it does not vary has the level ''.
+ */
 export type Configuration = Record<string, string>;
+
+/** The pseudo-axis that names a configuration's experiment (studies with experiments only). */
+export const EXPERIMENT = 'experiment';
+
+/** One experiment of a study: the axes it varies and their levels, and its part of the quick run (null: none). */
+export interface Experiment {
+  title: string;
+  axes: Selection;
+  quick: Selection | null;
+}
 
 /** Axis → levels: a selection of a study's configurations, or all of them. */
 export type Selection = Record<string, string[]>;
@@ -39,6 +52,10 @@ export interface Study {
   parallel: number;
   /** The smoke run: a few configurations that finish fast, few iterations. */
   quick: { only: Selection; iterations: number };
+  /** Its experiments, by name, in order; none: the study is one experiment over every axis. */
+  experiments: Record<string, Experiment>;
+  /** The metrics the study compares (download_time_s, download_goodput_mbps: the unit in the name). */
+  metrics: string[];
   checks: { id: string; statement: string }[];
   published: PublishedFigure[];
   has_shipped_report: boolean;
@@ -66,7 +83,8 @@ export interface ReportRow {
   configuration: Configuration;
   metric: string;
   statistic: Statistic;
-  published: number;
+  /** null: a figure satlab measured that the study did not publish. */
+  published: number | null;
   source: string;
   /** satlab's figure of the same statistic (its median for a median). */
   satlab: number | null;
@@ -83,11 +101,9 @@ export interface ReportRow {
   in_band: boolean | null;
 }
 
-/** Every value satlab measured for one configuration. */
-export interface ReportConfiguration {
-  configuration: Configuration;
+/** Every value satlab measured of one metric for one configuration. */
+export interface MetricFigures {
   values: number[];
-  failed: number;
   n: number;
   median: number | null;
   q1: number | null;
@@ -97,9 +113,21 @@ export interface ReportConfiguration {
   max: number | null;
 }
 
+/**
+ * What satlab measured for one configuration, per metric. (Reports of the first format, before
+ * metrics beyond download time, have one metric's figures at the top: see configurationMetrics.)
+ */
+export interface ReportConfiguration {
+  configuration: Configuration;
+  failed: number;
+  /** Absent from reports of the first format. */
+  metrics?: Record<string, MetricFigures>;
+}
+
 export interface CheckComparison {
   numerator: Configuration;
-  denominator: Configuration;
+  /** null: the bound is on the numerator's median itself. */
+  denominator: Configuration | null;
   numerator_median: number | null;
   denominator_median: number | null;
   ratio: number | null;
@@ -107,7 +135,10 @@ export interface CheckComparison {
   holds: boolean | null;
 }
 
-/** One of the study's conclusions: every comparison's ratio of medians must be ≥ at_least and ≤ at_most. */
+/**
+ * One of the study's conclusions: every comparison's ratio of medians (without a denominator, the
+ * median itself) must be ≥ at_least and ≤ at_most.
+ */
 export interface ReportCheck {
   id: string;
   statement: string;
@@ -123,7 +154,12 @@ export interface StudyReport {
   study: string;
   title: string;
   citation: string;
+  /** Every column of a configuration and its levels: `experiment` first if the study has experiments. */
   axes: Selection;
+  /** Experiment → its title (absent from reports of the first format). */
+  experiments?: Record<string, string>;
+  /** Metric → what it is and where it comes from (absent from reports of the first format). */
+  metrics?: Record<string, string>;
   /** ISO 8601, UTC. */
   generated_at: string;
   satlab: string;

@@ -1,34 +1,39 @@
 import { BoxPlot } from '../../../components/box-plot';
 import type { StudyReport } from '../api/types';
-import { boxCharts, metricLabel } from '../logic/report';
+import { boxCharts, type ExperimentTable, formatWithUnit, metricLabel } from '../logic/report';
 
-const seconds = (value: number) => `${value.toFixed(2)} s`;
+export interface ReportChartsProps {
+  report: StudyReport;
+  /** The experiment whose configurations and metrics to draw. */
+  table: ExperimentTable;
+}
 
 /**
- * ReportCharts draws satlab's values as box plots, a chart per combination of the varied axes
- * but the last (channel and transport), a box per level of the last (the tunnel), with the
- * published median drawn across each box.
+ * ReportCharts draws one experiment's values as box plots, per metric a chart per combination of
+ * the varied axes but the last (channel and transport), a box per level of the last (the tunnel),
+ * with the published median (or mean) drawn across each box.
  */
-export function ReportCharts({ report }: { report: StudyReport }) {
-  const charts = boxCharts(report);
-  const metric = metricLabel(report.rows[0]?.metric ?? 'download_time_s');
+export function ReportCharts({ report, table }: ReportChartsProps) {
+  const charts = table.metrics.flatMap((metric) => boxCharts(report, metric, table.entries)).filter((chart) => chart.points.length > 0);
   if (charts.length === 0) return null;
+  const several = table.metrics.length > 1;
+  const headingId = `study-charts-heading${table.name ? `-${table.name}` : ''}`;
   return (
-    <section className="study-charts" aria-labelledby="study-charts-heading">
-      <h3 id="study-charts-heading">satlab's runs beside the published medians</h3>
+    <section className="study-charts" aria-labelledby={headingId}>
+      <h3 id={headingId}>satlab's runs beside the published figures</h3>
       <div className="study-chart-grid">
         {charts.map((chart) => (
           <BoxPlot
-            key={chart.title}
-            title={chart.title}
+            key={`${chart.metric} ${chart.title}`}
+            title={several ? `${metricLabel(chart.metric)}: ${chart.title}` : chart.title}
             groups={chart.groups}
             data={chart.points}
             group={(point) => point.group}
             value={(point) => point.value}
-            describe={(point) => `${point.group}: ${seconds(point.value)}`}
+            describe={(point) => `${point.group}: ${formatWithUnit(chart.metric)(point.value)}`}
             xLabel={chart.boxAxis}
-            yLabel={metric}
-            formatValue={seconds}
+            yLabel={metricLabel(chart.metric)}
+            formatValue={formatWithUnit(chart.metric)}
             references={chart.published}
             referenceLabel="published median"
           />

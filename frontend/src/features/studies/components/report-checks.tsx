@@ -1,5 +1,5 @@
 import type { ReportCheck, Study } from '../api/types';
-import { boundText, checkVerdict, configurationLabel, formatFigure } from '../logic/report';
+import { boundText, checkVerdict, configurationLabel, formatFigure, metricLabel } from '../logic/report';
 
 export interface ReportChecksProps {
   /** The report's checks; without a report, the study's statements, not measured. */
@@ -16,6 +16,8 @@ export function ReportChecks({ checks, axes }: ReportChecksProps) {
       <ul className="study-checks">
         {checks.map((check) => {
           const verdict = checkVerdict('holds' in check ? check.holds : null);
+          // Without a denominator the bound is on each median itself.
+          const bound = 'comparisons' in check && check.comparisons.every((comparison) => comparison.denominator === null);
           return (
             <li key={check.id} className={`study-check check-${verdict.replaceAll(' ', '-')}`} aria-labelledby={`check-${check.id}`}>
               <p id={`check-${check.id}`}>
@@ -24,13 +26,16 @@ export function ReportChecks({ checks, axes }: ReportChecksProps) {
               {'comparisons' in check && (
                 <div className="table-scroll">
                   <table aria-label={`Ratios of ${check.id}`}>
-                    <caption>Each ratio of medians must be {boundText(check)}.</caption>
+                    <caption>
+                      Each {bound ? 'median' : 'ratio of medians'} must be {boundText(check)}
+                      {check.metric !== 'download_time_s' && ` (${metricLabel(check.metric)})`}.
+                    </caption>
                     <thead>
                       <tr>
                         <th scope="col">Numerator</th>
                         <th scope="col">Denominator</th>
                         <th scope="col">Medians</th>
-                        <th scope="col">Ratio</th>
+                        <th scope="col">{bound ? 'Median' : 'Ratio'}</th>
                         <th scope="col">Holds</th>
                       </tr>
                     </thead>
@@ -38,9 +43,10 @@ export function ReportChecks({ checks, axes }: ReportChecksProps) {
                       {check.comparisons.map((comparison, index) => (
                         <tr key={index}>
                           <td>{configurationLabel(comparison.numerator, axes)}</td>
-                          <td>{configurationLabel(comparison.denominator, axes)}</td>
+                          <td>{comparison.denominator ? configurationLabel(comparison.denominator, axes) : '–'}</td>
                           <td className="number">
-                            {formatFigure(comparison.numerator_median)} / {formatFigure(comparison.denominator_median)}
+                            {formatFigure(comparison.numerator_median)}
+                            {comparison.denominator && ` / ${formatFigure(comparison.denominator_median)}`}
                           </td>
                           <td className="number">{formatFigure(comparison.ratio, 3)}</td>
                           <td>{checkVerdict(comparison.holds) === 'holds' ? 'yes' : checkVerdict(comparison.holds) === 'fails' ? 'no' : '–'}</td>

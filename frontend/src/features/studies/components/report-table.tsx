@@ -1,59 +1,107 @@
 import { type KeyboardEvent, useId } from 'react';
 import type { ReportRow } from '../api/types';
-import { bandVerdict, commonSource, configurationLabel, formatFigure, metricLabel, satlabFigure } from '../logic/report';
+import { bandVerdict, commonSource, configurationLabel, type ExperimentTable, formatFigure, metricLabel, satlabFigure } from '../logic/report';
 
 export interface ReportTableProps {
-  rows: ReportRow[];
-  /** The axes that tell the rows apart, named in the configuration column. */
-  axes: string[];
-  /** The levels all rows share, said in the caption: "wifi none, flows 1". */
-  fixed: string;
+  table: ExperimentTable;
 }
 
-/** ReportTable puts satlab's figures beside the published ones, a row per published figure, each median marked by its band. */
-export function ReportTable({ rows, axes, fixed }: ReportTableProps) {
-  const metrics = [...new Set(rows.map((row) => metricLabel(row.metric)))].join(', ');
-  const source = commonSource(rows);
+/**
+ * ReportTable puts satlab's figures beside the published ones for one experiment: a line per
+ * configuration, a column group per metric (published, satlab median [IQR], n, ratio, band), each
+ * published median or mean marked by its band.
+ */
+export function ReportTable({ table }: ReportTableProps) {
+  const published = table.lines.flatMap((line) => Object.values(line.cells)).filter((cell) => cell.published !== null);
+  const source = commonSource(published);
+  // An experiment's table is under its title; a study's only table says its metrics.
+  const what = table.name ? "The study's figure" : `${table.metrics.map(metricLabel).join(', ')}: the study's figure`;
   return (
     <div className="table-scroll">
-      <table className="study-table" aria-label="Published figures beside satlab's">
+      <table className="study-table" aria-label={table.name ? `Experiment ${table.name}: published figures beside satlab's` : "Published figures beside satlab's"}>
         <caption>
-          {metrics}: the study's figure, satlab's (median [IQR] of n runs) and their ratio; medians{source && ` from ${source}`} unless the row says.
-          {fixed && ` All rows: ${fixed}.`}
+          {what}, satlab's (median [IQR] of n runs) and their ratio{source && `; published figures from ${source} unless the line says`}.
+          {table.fixed && ` All lines: ${table.fixed}.`}
         </caption>
         <thead>
           <tr>
-            <th scope="col">{axes.join(' · ')}</th>
-            <th scope="col">Published</th>
-            <th scope="col">satlab [IQR]</th>
-            <th scope="col">n</th>
-            <th scope="col">Ratio</th>
-            <th scope="col">Band</th>
+            <th scope="col" rowSpan={2}>
+              {table.axes.join(' · ')}
+            </th>
+            {table.metrics.map((metric) => (
+              <th key={metric} scope="colgroup" colSpan={5} className="metric-group">
+                {metricLabel(metric)}
+              </th>
+            ))}
+          </tr>
+          <tr>
+            {table.metrics.map((metric) => (
+              <MetricHeaders key={metric} />
+            ))}
           </tr>
         </thead>
         <tbody>
-          {rows.map((row, index) => (
-            <tr key={index} className={`band-${bandVerdict(row).replaceAll(' ', '-')}`}>
-              <th scope="row">
-                {configurationLabel(row.configuration, axes)}
-                {row.statistic !== 'median' && <span className="statistic">, {row.statistic}</span>}
-                {row.source !== source && <span className="statistic"> ({row.source})</span>}
-              </th>
-              <td className="number">{formatFigure(row.published)}</td>
-              <td className="number">{satlabFigure(row)}</td>
-              <td className="number">
-                {row.n}
-                {row.failed > 0 && ` (${row.failed} failed)`}
-              </td>
-              <td className="number">{formatFigure(row.ratio, 3)}</td>
-              <td>
-                <BandMark row={row} />
-              </td>
-            </tr>
-          ))}
+          {table.lines.map((line, index) => {
+            const cells = Object.values(line.cells);
+            const statistic = line.statistic === 'median' ? '' : `, ${line.statistic}`;
+            const lineSource = cells.find((cell) => cell.published !== null)?.source ?? source;
+            return (
+              <tr key={index}>
+                <th scope="row">
+                  {configurationLabel(line.configuration, table.axes) || 'the configuration'}
+                  {statistic && <span className="statistic">{statistic}</span>}
+                  {lineSource !== source && <span className="statistic"> ({lineSource})</span>}
+                </th>
+                {table.metrics.map((metric) => (
+                  <MetricCells key={metric} row={line.cells[metric]} />
+                ))}
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+function MetricHeaders() {
+  return (
+    <>
+      <th scope="col">Published</th>
+      <th scope="col">satlab [IQR]</th>
+      <th scope="col">n</th>
+      <th scope="col">Ratio</th>
+      <th scope="col">Band</th>
+    </>
+  );
+}
+
+/** MetricCells are one metric's five cells of a line (dashes where the line has no such figure). */
+function MetricCells({ row }: { row: ReportRow | undefined }) {
+  if (!row) {
+    return (
+      <>
+        {[0, 1, 2, 3, 4].map((cell) => (
+          <td key={cell} className="muted">
+            –
+          </td>
+        ))}
+      </>
+    );
+  }
+  return (
+    <>
+      <td className={`number band-${bandVerdict(row).replaceAll(' ', '-')}`}>{formatFigure(row.published)}</td>
+      <td className="number">{satlabFigure(row)}</td>
+      <td className="number">
+        {row.n}
+        {row.failed > 0 && ` (${row.failed} failed)`}
+      </td>
+      <td className="number">{formatFigure(row.ratio, 3)}</td>
+      <td>
+        <BandMark row={row} />
+      </td>
+    </>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Study, StudyReport } from '../api/types';
 import { reportCsv } from '../logic/report-csv';
-import { fixedLevels, reportOrigin, summaryText, tableRows, variedAxes } from '../logic/report';
+import { experimentTables, reportOrigin, studyColumns, summaryText, variedAxes } from '../logic/report';
 import { ReportCharts } from './report-charts';
 import { ReportChecks } from './report-checks';
 import { ReportTable } from './report-table';
@@ -18,11 +18,15 @@ export interface ReportViewProps {
   children?: ReactNode;
 }
 
-/** ReportView is one report of a study: where it comes from, the table, the box plots, the checks, its CSV. */
+/**
+ * ReportView is one report of a study: where it comes from, per experiment its table (a column
+ * group per metric) and box plots, the checks, its CSV.
+ */
 export function ReportView({ study, report, heading, csvHref, children }: ReportViewProps) {
-  const rows = tableRows(study, report);
-  const configurations = rows.map((row) => row.configuration);
-  const axes = variedAxes(study.axes, configurations);
+  const tables = experimentTables(study, report);
+  const columns = studyColumns(study);
+  // What names a configuration in the checks: the columns that differ between the study's configurations.
+  const axes = variedAxes(columns, [...study.published.map((figure) => figure.configuration), ...(report?.configurations ?? []).map((entry) => entry.configuration)]);
   const href = csvHref ?? (report ? `data:text/csv;charset=utf-8,${encodeURIComponent(reportCsv(report))}` : null);
   return (
     <section className="panel study-report" aria-labelledby="study-report-heading">
@@ -44,10 +48,20 @@ export function ReportView({ study, report, heading, csvHref, children }: Report
           <span className="hint">one row per published figure</span>
         </p>
       )}
-      <div className="study-results">
-        <ReportTable rows={rows} axes={axes} fixed={fixedLevels(study.axes, configurations)} />
-        {report && <ReportCharts report={report} />}
-      </div>
+      {tables.length === 0 && <p>The study published no figure to compare one to one: its conclusions are the checks below.</p>}
+      {tables.map((table) => (
+        <section key={table.name} className="study-experiment" aria-label={table.name ? `Experiment ${table.name}` : undefined}>
+          {table.name && (
+            <h3>
+              {table.title} <span className="experiment-name">({table.name})</span>
+            </h3>
+          )}
+          <div className="study-results">
+            <ReportTable table={table} />
+            {report && <ReportCharts report={report} table={table} />}
+          </div>
+        </section>
+      ))}
       <ReportChecks checks={report?.checks ?? study.checks} axes={axes} />
     </section>
   );

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../lib/api/request';
 import { startStudyRun } from '../api/client';
 import type { Selection, Study, StudyRun } from '../api/types';
-import { quickSelection, runCount } from '../logic/report';
+import { quickSelection, runCount, studyColumns } from '../logic/report';
 
 type Kind = 'quick' | 'full';
 
@@ -13,26 +13,27 @@ export interface StudyRunFormProps {
 }
 
 /**
- * StudyRunForm starts a study run: quick (the recipe's smoke run) or full (the whole matrix, the
- * study's iterations), either narrowed to some levels of each axis.
+ * StudyRunForm starts a study run: quick (the recipe's smoke run) or full (every experiment's
+ * matrix, the study's iterations), either narrowed to some experiments and levels of each axis.
  */
 export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
+  const columns = studyColumns(study);
   const [kind, setKind] = useState<Kind>('quick');
   const [selection, setSelection] = useState<Selection>(() => quickSelection(study));
   const [iterations, setIterations] = useState(study.quick.iterations);
   const [problems, setProblems] = useState<string[]>([]);
   const [starting, setStarting] = useState(false);
-  const { configurations, runs } = runCount(selection, iterations);
+  const { configurations, runs } = runCount(study, selection, iterations, kind === 'quick');
 
   const chooseKind = (next: Kind) => {
     setKind(next);
-    setSelection(next === 'quick' ? quickSelection(study) : study.axes);
+    setSelection(next === 'quick' ? quickSelection(study) : columns);
     setIterations(next === 'quick' ? study.quick.iterations : study.iterations);
   };
   const toggle = (axis: string, level: string, on: boolean) =>
     setSelection((current) => ({
       ...current,
-      [axis]: study.axes[axis].filter((candidate) => (candidate === level ? on : current[axis].includes(candidate))),
+      [axis]: columns[axis].filter((candidate) => (candidate === level ? on : current[axis].includes(candidate))),
     }));
 
   const submit = (event: FormEvent) => {
@@ -75,7 +76,7 @@ export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
       </p>
       <fieldset className="study-levels">
         <legend>Configurations</legend>
-        {Object.entries(study.axes).map(([axis, levels]) => (
+        {Object.entries(columns).map(([axis, levels]) => (
           <fieldset key={axis} className="study-axis">
             <legend>{axis}</legend>
             {levels.map((level) => (
@@ -100,7 +101,7 @@ export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
       </div>
       <p role="status">
         {configurations === 0
-          ? 'Choose at least one level of each axis.'
+          ? 'The levels chosen make no configuration: choose at least one level of each axis.'
           : `${configurations} configuration${configurations === 1 ? '' : 's'} × ${iterations} iteration${iterations === 1 ? '' : 's'} = ${runs} run${runs === 1 ? '' : 's'}, ${Math.min(study.parallel, runs)} at once`}
       </p>
       {problems.length > 0 && (

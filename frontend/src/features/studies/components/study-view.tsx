@@ -36,6 +36,18 @@ export function StudyView({ study, backend }: StudyViewProps) {
         </p>
         <h3>What the study found</h3>
         <p>{study.summary}</p>
+        {Object.keys(study.experiments ?? {}).length > 0 && (
+          <>
+            <h3>What satlab runs of it</h3>
+            <ul className="study-experiments" aria-label="Experiments">
+              {Object.entries(study.experiments).map(([name, experiment]) => (
+                <li key={name}>
+                  {experiment.title} <span className="experiment-name">({name})</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
       </header>
       {backend && (
         <div className="study-runs-row">

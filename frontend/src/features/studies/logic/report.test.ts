@@ -1,13 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readStudies } from '../../../../scripts/studies-asset';
-import type { StudyDetail, StudyReport } from '../api/types';
+import type { ReportConfiguration, StudyDetail, StudyReport } from '../api/types';
 import {
   bandVerdict,
   commonSource,
   boundText,
   boxCharts,
   configurationLabel,
+  configurationMetrics,
+  experimentParts,
+  experimentTables,
+  formatWithUnit,
+  metricLabel,
   fixedLevels,
   quickSelection,
   reportOrigin,
@@ -66,7 +71,7 @@ describe('boxCharts', () => {
   const charts = boxCharts(report);
 
   it('draws every value satlab measured once, in a chart per channel and transport with a box per tunnel', () => {
-    const measured = report.configurations.flatMap((entry) => entry.values).sort();
+    const measured = report.configurations.flatMap((entry) => configurationMetrics(entry).download_time_s.values).sort();
     expect(charts.flatMap((chart) => chart.points.map((point) => point.value)).sort()).toEqual(measured);
     const pairs = new Set(report.configurations.map((entry) => `${entry.configuration.channel} · ${entry.configuration.transport}`));
     expect(charts.map((chart) => chart.title).sort()).toEqual([...pairs].sort());
@@ -95,8 +100,10 @@ describe('runs and checks', () => {
   it("counts a quick run's configurations and runs from the recipe", () => {
     const selection = quickSelection(study);
     const expected = Object.keys(study.axes).reduce((product, axis) => product * (study.quick.only[axis] ?? study.axes[axis]).length, 1);
-    expect(runCount(selection, study.quick.iterations)).toEqual({ configurations: expected, runs: expected * study.quick.iterations });
-    expect(runCount(study.axes, 10).configurations).toBe(3 * 2 * 2 * 2 * 4);
+    expect(runCount(study, selection, study.quick.iterations, true)).toEqual({ configurations: expected, runs: expected * study.quick.iterations });
+    expect(runCount(study, study.axes, 10).configurations).toBe(3 * 2 * 2 * 2 * 4);
+    // A quick run is the recipe's quick levels, narrowed further by what is chosen.
+    expect(runCount(study, study.axes, 1, true).configurations).toBe(expected);
   });
 
   it("says a check's bound", () => {
@@ -135,5 +142,77 @@ describe('boxCharts of a run that varies one axis', () => {
     expect(charts).toHaveLength(1);
     expect(charts[0].title).toBe('Each transport');
     expect(charts[0].groups.map((group) => group.key)).toEqual(['tcp-cubic', 'picoquic-bbr']);
+  });
+});
+
+describe('a study of several experiments (Martin & Khademi)', () => {
+  const martin = readStudies(labsDir).data.find((one) => one.id === 'martin2022') as StudyDetail;
+  const upload = { experiment: 'upload-ngtcp2', download: 'ngtcp2-bbr2', loss: '', upload: 'ngtcp2-bbr1', uplink: '2', competition: '' };
+
+  it('has its experiments, each with the axes it varies', () => {
+    expect(experimentParts(martin).map((part) => part.name)).toEqual(['bulk', 'fairness', 'latecomers', 'upload-ngtcp2', 'upload-picoquic']);
+    expect(experimentParts(martin)[3].axes.uplink).toEqual(['20', '2']);
+    expect(experimentParts(study)).toEqual([{ name: '', title: '', axes: study.axes, quick: study.quick.only }]);
+  });
+
+  it('counts each experiment as its own matrix, not every axis crossed', () => {
+    const all = { experiment: Object.keys(martin.experiments), ...martin.axes };
+    expect(runCount(martin, all, 5)).toEqual({ configurations: 15 + 4 + 2 + 18 + 8, runs: 47 * 5 });
+    expect(runCount(martin, { ...all, experiment: ['upload-picoquic'] }, 1).configurations).toBe(8);
+    const quick = quickSelection(martin);
+    expect(quick.experiment).toEqual(['bulk', 'fairness', 'upload-ngtcp2']);
+    expect(runCount(martin, quick, 1, true).configurations).toBe(4);
+  });
+
+  it('tables the published figures per experiment, a column group per metric', () => {
+    const tables = experimentTables(martin, null);
+    expect(tables.map((table) => table.name)).toEqual(['upload-ngtcp2', 'upload-picoquic']);
+    const [ngtcp2] = tables;
+    expect(ngtcp2.metrics).toEqual(['download_goodput_mbps']);
+    expect(ngtcp2.axes).toEqual(['download', 'upload', 'uplink']);
+    expect(ngtcp2.lines).toHaveLength(18);
+    expect(ngtcp2.lines[9].configuration).toEqual({ ...upload, upload: 'ngtcp2-bbr2' });
+    expect(ngtcp2.lines[9].cells.download_goodput_mbps.published).toBe(5.31);
+    expect(configurationLabel(ngtcp2.lines[9].configuration, ngtcp2.axes)).toBe('ngtcp2-bbr2 · ngtcp2-bbr2 · 2');
+  });
+
+  it("adds satlab's figures of the metrics the study did not publish, and draws each metric's boxes", () => {
+    const entry = (configuration: Record<string, string>, goodput: number[], acks: number[]): ReportConfiguration => ({
+      configuration,
+      failed: 0,
+      metrics: {
+        download_goodput_mbps: { values: goodput, n: goodput.length, median: goodput[0], q1: goodput[0], q3: goodput[0], std: null, min: null, max: null },
+        ack_frames_sent: { values: acks, n: acks.length, median: acks[0] ?? null, q1: null, q3: null, std: null, min: null, max: null },
+      },
+    });
+    const bulk = { experiment: 'bulk', download: 'ngtcp2-bbr1', loss: '0', upload: '', uplink: '', competition: '' };
+    const measured = {
+      ...report,
+      axes: { experiment: Object.keys(martin.experiments), ...martin.axes },
+      rows: tableRows(martin, null).map((row) =>
+        JSON.stringify(row.configuration) === JSON.stringify(upload) ? { ...row, satlab: 6.2, n: 1, ratio: 6.2 / 8.74 } : row,
+      ),
+      configurations: [entry(bulk, [17.5], [4100]), entry({ ...bulk, download: 'picoquic-bbr1' }, [18.1], [390]), entry(upload, [6.2], [])],
+    } as StudyReport;
+    const tables = experimentTables(martin, measured);
+    const bulkTable = tables.find((table) => table.name === 'bulk');
+    expect(bulkTable?.metrics).toEqual(['download_goodput_mbps', 'ack_frames_sent']);
+    expect(bulkTable?.lines.map((line) => line.cells.ack_frames_sent.satlab)).toEqual([4100, 390]);
+    expect(bulkTable?.lines[0].cells.download_goodput_mbps.published).toBeNull();
+    const charts = boxCharts(measured, 'ack_frames_sent', bulkTable?.entries);
+    expect(charts.map((chart) => [chart.title, chart.groups.map((group) => group.key)])).toEqual([['Each download', ['ngtcp2-bbr1', 'picoquic-bbr1']]]);
+    // The upload experiment's line has its published mean and satlab's median side by side.
+    const line = tables.find((table) => table.name === 'upload-ngtcp2')?.lines.find((one) => one.cells.download_goodput_mbps.satlab !== null);
+    expect([line?.cells.download_goodput_mbps.published, line?.cells.download_goodput_mbps.satlab]).toEqual([8.74, 6.2]);
+    expect(Object.keys(line?.cells ?? {})).toEqual(['download_goodput_mbps']);
+  });
+
+  it('names a metric with its unit', () => {
+    expect(metricLabel('download_goodput_mbps')).toBe('Download goodput, Mbit/s');
+    expect(metricLabel('power_mbps_per_s')).toBe('Power, Mbit/s per s');
+    expect(metricLabel('jain_index')).toBe('Jain index');
+    expect(metricLabel('steady_mean_rtt_ms')).toBe('Steady mean rtt, ms');
+    expect(formatWithUnit('download_time_s')(17.866)).toBe('17.87 s');
+    expect(formatWithUnit('link_utilisation_ratio')(0.5)).toBe('0.50');
   });
 });

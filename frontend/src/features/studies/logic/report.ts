@@ -1,4 +1,15 @@
-import type { Configuration, ReportCheck, ReportRow, Selection, Study, StudyReport } from '../api/types';
+import {
+  type Configuration,
+  EXPERIMENT,
+  type Experiment,
+  type MetricFigures,
+  type ReportCheck,
+  type ReportConfiguration,
+  type ReportRow,
+  type Selection,
+  type Study,
+  type StudyReport,
+} from '../api/types';
 
 /**
  * What the Studies page shows of a report, as plain data: the rows of its table, the axes worth
@@ -30,6 +41,111 @@ export function tableRows(study: Study, report: StudyReport | null): ReportRow[]
   }));
 }
 
+/** An experiment as the page shows it ('' and the study's own axes for a study without experiments). */
+export interface ExperimentPart extends Experiment {
+  name: string;
+}
+
+/** experimentParts are the study's experiments, in order; a study without any is one over every axis. */
+export function experimentParts(study: Study): ExperimentPart[] {
+  const names = Object.keys(study.experiments ?? {});
+  if (names.length === 0) return [{ name: '', title: '', axes: study.axes, quick: study.quick.only }];
+  return names.map((name) => ({ name, ...study.experiments[name] }));
+}
+
+/** studyColumns are what names a configuration and their levels: the experiments (if any), then the axes. */
+export const studyColumns = (study: Study): Selection =>
+  experimentParts(study)[0].name ? { [EXPERIMENT]: Object.keys(study.experiments), ...study.axes } : study.axes;
+
+/** One line of an experiment's table: a configuration (and a spread: a line of its own), a figure per metric. */
+export interface TableLine {
+  configuration: Configuration;
+  /** 'median' or 'mean' (the central figures share a line), or 'std'. */
+  statistic: string;
+  /** Where its published figures come from. */
+  source: string;
+  /** Metric → the published figure beside satlab's (published null: satlab's alone). */
+  cells: Record<string, ReportRow>;
+}
+
+/** One experiment's table: its lines, a column group per metric. */
+export interface ExperimentTable {
+  name: string;
+  title: string;
+  /** The metrics it shows, in the study's order. */
+  metrics: string[];
+  /** The axes that tell its lines apart, and the levels they all share, said once. */
+  axes: string[];
+  fixed: string;
+  lines: TableLine[];
+  /** The report's configurations of this experiment (for its box plots). */
+  entries: ReportConfiguration[];
+}
+
+const configurationKey = (configuration: Configuration, columns: string[]) => columns.map((column) => configuration[column] ?? '').join('\u0000');
+
+/**
+ * experimentTables lays the published figures (and, with a report, satlab's figures of every
+ * metric it measured) out per experiment: a line per configuration, a column group per metric.
+ * A metric shows in an experiment's table if the study published it there or satlab measured it.
+ */
+export function experimentTables(study: Study, report: StudyReport | null): ExperimentTable[] {
+  const columns = Object.keys(studyColumns(study));
+  const metricOrder = [...new Set([...(study.metrics ?? []), ...study.published.map((figure) => figure.metric)])];
+  const rows = tableRows(study, report);
+  return experimentParts(study).flatMap((part) => {
+    const ours = rows.filter((row) => (row.configuration[EXPERIMENT] ?? '') === part.name);
+    const entries = (report?.configurations ?? []).filter((entry) => (entry.configuration[EXPERIMENT] ?? '') === part.name);
+    const lines = new Map<string, TableLine>();
+    const lineOf = (configuration: Configuration, statistic: string, source: string) => {
+      const central = statistic === 'std' ? 'std' : 'central';
+      const key = `${configurationKey(configuration, columns)}\u0000${central}`;
+      const line = lines.get(key) ?? { configuration, statistic, source, cells: {} };
+      lines.set(key, line);
+      return line;
+    };
+    for (const row of ours) lineOf(row.configuration, row.statistic, row.source).cells[row.metric] = row;
+    for (const entry of entries) {
+      for (const [metric, figures] of Object.entries(configurationMetrics(entry))) {
+        const line = lineOf(entry.configuration, 'median', '');
+        if (figures.n === 0 || line.cells[metric]) continue;
+        line.cells[metric] = {
+          configuration: entry.configuration,
+          metric,
+          statistic: 'median',
+          published: null,
+          source: '',
+          satlab: figures.median,
+          q1: figures.q1,
+          q3: figures.q3,
+          n: figures.n,
+          failed: entry.failed,
+          ratio: null,
+          band: null,
+          band_reason: null,
+          in_band: null,
+        };
+      }
+    }
+    const shown = [...lines.values()];
+    if (shown.length === 0) return [];
+    const present = new Set(shown.flatMap((line) => Object.keys(line.cells)));
+    const configurations = shown.map((line) => line.configuration);
+    const partAxes = Object.fromEntries(Object.entries(study.axes).filter(([axis]) => axis in part.axes));
+    return [
+      {
+        name: part.name,
+        title: part.title,
+        metrics: metricOrder.filter((metric) => present.has(metric)),
+        axes: variedAxes(partAxes, configurations),
+        fixed: fixedLevels(partAxes, configurations),
+        lines: shown,
+        entries,
+      },
+    ];
+  });
+}
+
 /**
  * variedAxes are the axes (in the study's order) whose level differs between the configurations:
  * those that tell them apart. The others are the same for all (fixedLevels), and said once.
@@ -48,9 +164,15 @@ export function fixedLevels(axes: Selection, configurations: Configuration[]): s
     .join(', ');
 }
 
-/** configurationLabel names a configuration by its levels of the given axes: "optical · tcp-cubic · S(5,100)". */
+/**
+ * configurationLabel names a configuration by its levels of the given axes: "optical · tcp-cubic ·
+ * S(5,100)" (an axis its experiment does not vary, level '', is left out).
+ */
 export const configurationLabel = (configuration: Configuration, axes: string[]) =>
-  axes.map((axis) => configuration[axis]).join(' · ');
+  axes
+    .map((axis) => configuration[axis])
+    .filter(Boolean)
+    .join(' · ');
 
 /** satlabFigure is satlab's side of a row: "17.87 [17.87–17.88]" for a median with its IQR. */
 export function satlabFigure(row: ReportRow): string {
@@ -71,41 +193,58 @@ export function bandVerdict(row: ReportRow): BandVerdict {
 /** One chart of box plots: the configurations that share the levels in its title, a box per level of the last varied axis. */
 export interface BoxChart {
   title: string;
+  /** The metric its values are of. */
+  metric: string;
   /** The boxes, in the axis's order. */
   groups: { key: string; label: string }[];
   /** Every value satlab measured, by box. */
   points: { group: string; value: number }[];
-  /** The published median of each box that has one. */
+  /** The published central figure (median or mean) of each box that has one. */
   published: { group: string; value: number }[];
   /** The axis the boxes are levels of. */
   boxAxis: string;
 }
 
-const sameLevels = (a: Configuration, b: Configuration, axes: string[]) => axes.every((axis) => a[axis] === b[axis]);
+const sameLevels = (a: Configuration, b: Configuration, axes: string[]) => axes.every((axis) => (a[axis] ?? '') === (b[axis] ?? ''));
 
 /**
- * boxCharts lays the report's configurations out as charts: one per combination of the varied
- * axes but the last, whose levels are the boxes (a chart per channel and transport, a box per
- * tunnel), so that a chart's values share a scale. Each box has the published median drawn on it.
+ * configurationMetrics is what satlab measured for a configuration, per metric; a report of the
+ * first format (before metrics beyond download time) has its download times at the top.
  */
-export function boxCharts(report: StudyReport): BoxChart[] {
-  const configurations = report.configurations.map((entry) => entry.configuration);
+export function configurationMetrics(entry: ReportConfiguration): Record<string, MetricFigures> {
+  if (entry.metrics) return entry.metrics;
+  const { values, n, median, q1, q3, std, min, max } = entry as unknown as MetricFigures;
+  return { download_time_s: { values, n, median, q1, q3, std, min, max } };
+}
+
+/**
+ * boxCharts lays one metric of the report's configurations out as charts: one per combination
+ * of the varied axes but the last, whose levels are the boxes (a chart per channel and transport,
+ * a box per tunnel), so that a chart's values share a scale. Each box has the published median
+ * (or mean) drawn on it.
+ */
+export function boxCharts(report: StudyReport, metric = 'download_time_s', entries = report.configurations): BoxChart[] {
+  const configurations = entries.map((entry) => entry.configuration);
   const varied = variedAxes(report.axes, configurations);
   const boxAxis = varied.at(-1) ?? Object.keys(report.axes).at(-1) ?? '';
   const chartAxes = varied.slice(0, -1);
+  const columns = Object.keys(report.axes);
   const charts: BoxChart[] = [];
   for (const combination of combinations(report.axes, chartAxes)) {
-    const members = report.configurations.filter((entry) => sameLevels(entry.configuration, combination, chartAxes));
+    const members = entries.filter((entry) => sameLevels(entry.configuration, combination, chartAxes));
     if (members.length === 0) continue;
     const levels = report.axes[boxAxis].filter((level) => members.some((entry) => entry.configuration[boxAxis] === level));
     const published = report.rows.filter(
-      (row) => row.statistic === 'median' && members.some((entry) => sameLevels(entry.configuration, row.configuration, Object.keys(report.axes))),
+      (row) => row.metric === metric && row.statistic !== 'std' && members.some((entry) => sameLevels(entry.configuration, row.configuration, columns)),
     );
     charts.push({
       title: chartAxes.length > 0 ? configurationLabel(combination, chartAxes) : `Each ${boxAxis}`,
+      metric,
       groups: levels.map((level) => ({ key: level, label: level })),
-      points: members.flatMap((entry) => entry.values.map((value) => ({ group: entry.configuration[boxAxis], value }))),
-      published: published.map((row) => ({ group: row.configuration[boxAxis], value: row.published })),
+      points: members.flatMap((entry) =>
+        (configurationMetrics(entry)[metric]?.values ?? []).map((value) => ({ group: entry.configuration[boxAxis], value })),
+      ),
+      published: published.flatMap((row) => (row.published === null ? [] : [{ group: row.configuration[boxAxis], value: row.published }])),
       boxAxis,
     });
   }
@@ -130,15 +269,39 @@ export type CheckVerdict = 'holds' | 'fails' | 'not measured';
 
 export const checkVerdict = (holds: boolean | null): CheckVerdict => (holds === null ? 'not measured' : holds ? 'holds' : 'fails');
 
-/** The runs per configuration and how many configurations a selection of levels makes. */
-export function runCount(selection: Selection, iterations: number): { configurations: number; runs: number } {
-  const configurations = Object.values(selection).reduce((product, levels) => product * levels.length, 1);
+/**
+ * runCount is how many configurations and runs a study run of the selected levels makes: each
+ * experiment its own matrix (of a quick run, only those with a quick part, narrowed to it).
+ */
+export function runCount(study: Study, selection: Selection, iterations: number, quick = false): { configurations: number; runs: number } {
+  const configurations = experimentParts(study)
+    .filter((part) => !part.name || (selection[EXPERIMENT] ?? []).includes(part.name))
+    .filter((part) => !quick || part.quick !== null)
+    .reduce(
+      (total, part) =>
+        total +
+        Object.entries(part.axes).reduce(
+          (product, [axis, levels]) =>
+            product * levels.filter((level) => (selection[axis] ?? []).includes(level) && (!quick || (part.quick?.[axis] ?? levels).includes(level))).length,
+          1,
+        ),
+      0,
+    );
   return { configurations, runs: configurations * iterations };
 }
 
-/** quickSelection is every axis's levels a quick run takes: the recipe's choice, else all. */
-export const quickSelection = (study: Study): Selection =>
-  Object.fromEntries(Object.entries(study.axes).map(([axis, levels]) => [axis, study.quick.only[axis] ?? levels]));
+/** quickSelection is every column's levels a quick run takes: each experiment's quick part, together. */
+export function quickSelection(study: Study): Selection {
+  const parts = experimentParts(study).filter((part) => part.quick !== null);
+  return Object.fromEntries(
+    Object.entries(studyColumns(study)).map(([column, levels]) => [
+      column,
+      column === EXPERIMENT
+        ? levels.filter((name) => parts.some((part) => part.name === name))
+        : levels.filter((level) => parts.some((part) => (part.quick?.[column] ?? part.axes[column] ?? []).includes(level))),
+    ]),
+  );
+}
 
 /** reportOrigin says in a line where a report comes from: who generated it when, on what, from which runs. */
 export function reportOrigin(report: StudyReport): string {
@@ -162,13 +325,27 @@ export function summaryText({ summary }: StudyReport): string {
   );
 }
 
-/** metricLabel names a metric from its column name, the unit last: download_time_s → "Download time, s". */
+/** The units a metric's name may end in (METRICS in backend/satlab/studies/recipe.py), as a reader writes them. */
+const units: [string, string][] = [
+  ['_mbps_per_s', 'Mbit/s per s'],
+  ['_mbps', 'Mbit/s'],
+  ['_ms', 'ms'],
+  ['_s', 's'],
+  ['_bytes', 'bytes'],
+];
+
+/** metricUnit is a metric's unit from its name ('' for a ratio, an index or a count). */
+export const metricUnit = (metric: string) => units.find(([suffix]) => metric.endsWith(suffix))?.[1] ?? '';
+
+/** metricLabel names a metric from its column name, the unit last: download_time_s → "Download time, s"; jain_index → "Jain index". */
 export function metricLabel(metric: string): string {
-  const words = metric.split('_');
-  const unit = words.length > 1 ? words.pop() : undefined;
-  const name = words.join(' ');
-  return `${name.charAt(0).toUpperCase()}${name.slice(1)}${unit ? `, ${unit}` : ''}`;
+  const suffix = units.find(([ending]) => metric.endsWith(ending));
+  const name = (suffix ? metric.slice(0, -suffix[0].length) : metric).replaceAll('_', ' ');
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}${suffix ? `, ${suffix[1]}` : ''}`;
 }
+
+/** formatWithUnit prints a metric's value with its unit: "17.87 s", "0.93". */
+export const formatWithUnit = (metric: string) => (value: number) => `${formatFigure(value)}${metricUnit(metric) ? ` ${metricUnit(metric)}` : ''}`;
 
 /** commonSource is where most published figures come from (Table II), named once; rows from elsewhere say theirs. */
 export function commonSource(rows: ReportRow[]): string {
