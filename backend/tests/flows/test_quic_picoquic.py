@@ -363,7 +363,7 @@ def test_picoquic_uploads_measured_on_the_client() -> None:
     [flow], samples = run_over_path({"direction": "upload", "size_bytes": size_bytes})
     assert flow["direction"] == "upload" and flow["bytes"] == size_bytes
     # The bottleneck and the handshake's round trip at least; slow start adds a few.
-    assert size_bytes * 8 / (RATE_MBPS * 1e6) + RTT_S <= flow["download_time_s"] < 5
+    assert size_bytes * 8 / (RATE_MBPS * 1e6) + RTT_S <= flow["download_time_s"] < 10
     # The sender's (the client's) path: its RTT spans the path's two delays.
     assert samples and all(sample["rtt_ms"] >= 2 * DELAY_MS and sample["cwnd_bytes"] for sample in samples)
     # bytes_acked is what the server's application received.
