@@ -29,8 +29,11 @@ RUN apt-get update \
 WORKDIR /src
 COPY codec codec
 RUN codec/wasm/build.sh
-COPY frontend frontend
+# The dependencies first, from the lock file alone: a change of the sources
+# does not download them again.
+COPY frontend/package.json frontend/package-lock.json frontend/
 RUN cd frontend && npm ci --no-audit --no-fund
+COPY frontend frontend
 RUN cd frontend && npm run build
 
 # The backend on Python 3.12 (aiopquic needs it; Debian 12 has 3.11) with what
@@ -42,7 +45,9 @@ RUN apt-get update \
       iperf3 iproute2 procps kmod openssl ngtcp2-client ngtcp2-server \
  && rm -rf /var/lib/apt/lists/*
 COPY backend /tmp/backend
-RUN pip install --no-cache-dir --disable-pip-version-check /tmp/backend && rm -rf /tmp/backend
+# pip's downloads stay in BuildKit's cache, not in the image: a change of the
+# backend reinstalls its dependencies without fetching them again.
+RUN --mount=type=cache,target=/root/.cache/pip pip install --disable-pip-version-check /tmp/backend && rm -rf /tmp/backend
 COPY --from=native /src/build/codec/tools/satlink /src/build/codec/tools/swf-tunnel /opt/satlab/tools/
 COPY --from=web /src/frontend/dist /opt/satlab/frontend
 COPY labs /opt/satlab/labs
