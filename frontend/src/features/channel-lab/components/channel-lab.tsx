@@ -1,5 +1,4 @@
 import { useId, useMemo } from 'react';
-import { HelpTip } from '../../../components/help-tip';
 import { Measure } from '../../../components/measure';
 import { NumberField } from '../../../components/number-field';
 import { TextField } from '../../../components/text-field';
@@ -14,17 +13,13 @@ import {
 import { codeProblems, hasProblems, kAboveZ, wholeNumberProblem } from '../../../lib/code-limits';
 import type { Codec } from '../../../lib/codec';
 import { useUrlState } from '../../../lib/url-state';
-import { useResidualCurve } from '../hooks/use-residual-curve';
 import { formatCount, formatPercent } from '../logic/format';
 import { channelGlossary } from '../logic/glossary';
 import { type BurstBin, burstHistogram, lossRate, sampleLosses } from '../logic/loss-pattern';
-import { type ResidualCurveRequest, type ResidualPoint, parseKs } from '../logic/residual-curve';
-import { convergenceNote, samplingNote } from '../logic/convergence';
-import { residualEstimate } from '../logic/residual-interval';
-import { BurstHistogram } from './burst-histogram';
+import { type ResidualCurveRequest, parseKs } from '../logic/residual-curve';
 import { ChannelStatsPanel } from './channel-stats';
 import { LossRaster } from './loss-raster';
-import { ResidualChart } from './residual-chart';
+import { MonteCarloPanels } from './monte-carlo-panels';
 
 export interface ChannelLabProps {
   /** The loaded WebAssembly codec. */
@@ -70,8 +65,6 @@ const choices = { kind: Object.keys(channelKindLabels) };
 export const channelLabSettings = { defaults, choices };
 export type ChannelLabSettings = State;
 const page = { lab: 'channel' };
-/** The redundancy settings of the studies behind satlab, marked in the results. */
-const studiedKs = [2, 5, 10];
 
 /** settingProblems is what the lab refuses of its settings, by field, one sentence each. */
 function settingProblems(state: State): Partial<Record<keyof State, string[]>> {
@@ -112,12 +105,9 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
     const lost = sampleLosses(codec, channel, packetMs, count);
     return { lost, bins: burstHistogram(lost), rate: lossRate(lost) };
   }, [codec, patternKey]);
-  const curve = useResidualCurve(request);
   const bursts = pattern?.bins ?? [];
   const burstCount = bursts.reduce((total, bin) => total + bin.count, 0);
   const meanBurst = burstCount === 0 ? 0 : bursts.reduce((total, bin) => total + bin.length * bin.count, 0) / burstCount;
-  const counts = curve.points.map((point) => point.sources);
-  const counted = { least: Math.min(...counts, Infinity), most: Math.max(...counts, 0) };
 
   return (
     <div className="lab">
@@ -161,11 +151,6 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
             The lab cannot run these settings: each refused field says why, beside it.
           </p>
         )}
-        {curve.error && (
-          <p className="error" role="alert">
-            {curve.error}
-          </p>
-        )}
         {pattern && (
           <section className="panel" aria-labelledby={`${id}-pattern`}>
             <h2 id={`${id}-pattern`}>Losses over time</h2>
@@ -180,102 +165,8 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
           </section>
         )}
         {request && <ChannelStatsPanel codec={codec} channel={request.channel} />}
-        {pattern && request && (
-          <>
-            <div className="panel-row">
-              <section className="panel" aria-labelledby={`${id}-bursts`}>
-                <h2 id={`${id}-bursts`}>Burst lengths</h2>
-                <BurstHistogram bins={bursts} />
-              </section>
-              <section className="panel" aria-labelledby={`${id}-residual`}>
-                <h2 id={`${id}-residual`}>Residual loss after S(k,{state.z})</h2>
-                <div className="monte-carlo-status">
-                  <p role="status" data-packets={curve.points.reduce((total, point) => total + point.packets, 0)}>
-                    {curve.status === 'computing'
-                      ? `Computing… ${countedText(counted, state.sources)} source packets per k`
-                      : curve.status === 'stopped'
-                        ? `Stopped at ${countedText(counted, state.sources)} source packets per k.`
-                        : curve.status === 'done'
-                          ? `Done: ${state.sources.toLocaleString('en')} source packets per k`
-                          : ''}
-                    {curve.packetsPerSecond > 0 &&
-                      ` · ${Math.round(curve.packetsPerSecond).toLocaleString('en')} packets/s through encoder, channel and decoder, in ${workersText(curve.workers)}`}
-                  </p>
-                  {curve.status === 'computing' && (
-                    <button type="button" onClick={curve.stop}>
-                      Stop
-                    </button>
-                  )}
-                </div>
-                <ResidualChart points={curve.points} z={state.z} sources={state.sources} />
-                {counted.most > 0 && (
-                  <p className="convergence-note">
-                    {convergenceNote(curve.points, curve.status !== 'computing')}{' '}
-                    {samplingNote(curve.workers, 'seed' in request.channel ? request.channel.seed : undefined)}
-                  </p>
-                )}
-              </section>
-            </div>
-            <section className="panel" aria-labelledby={`${id}-table`}>
-              <h2 id={`${id}-table`}>Residual loss, in numbers</h2>
-              <ResultsTable points={curve.points} z={state.z} />
-            </section>
-          </>
-        )}
+        {pattern && request && <MonteCarloPanels request={request} bins={pattern.bins} z={state.z} sources={state.sources} />}
       </div>
-    </div>
-  );
-}
-
-const workersText = (workers: number) => (workers === 1 ? 'a Web Worker' : `${workers} Web Workers`);
-
-/** countedText says how many sources per k are counted: "12,500 of 50,000", or "0–312,500 of …" while the ks differ. */
-function countedText({ least, most }: { least: number; most: number }, sources: number): string {
-  const low = Number.isFinite(least) ? least : 0;
-  const range = low === most ? low.toLocaleString('en') : `${low.toLocaleString('en')}–${most.toLocaleString('en')}`;
-  return `${range} of ${sources.toLocaleString('en')}`;
-}
-
-function ResultsTable({ points, z }: { points: ResidualPoint[]; z: number }) {
-  const headers: [string, string][] = [
-    ['Overhead', channelGlossary.overhead],
-    ['Channel loss', channelGlossary.channelLoss],
-    ['Residual loss', channelGlossary.residualLoss],
-    ['95 % interval', channelGlossary.interval],
-    ['Sources', channelGlossary.sources],
-  ];
-  return (
-    <div className="table-scroll">
-      <table className="results">
-        <caption className="visually-hidden">Residual loss after S(k,{z}) for each k</caption>
-        <thead>
-          <tr>
-            <th scope="col">Code</th>
-            {headers.map(([header, help]) => (
-              <th scope="col" key={header}>
-                {header} <HelpTip term={header} text={help} />
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point) => {
-            const estimate = residualEstimate(point);
-            return (
-              <tr key={point.k} className={studiedKs.includes(point.k) && z === 100 ? 'studied' : undefined}>
-                <th scope="row">
-                  S({point.k},{z})
-                </th>
-                <td>{formatPercent(1 / (point.k + 1))}</td>
-                <td>{point.packets === 0 ? '–' : formatPercent(point.packetsLost / point.packets)}</td>
-                <td>{point.sources === 0 ? '–' : formatPercent(estimate.residualLoss)}</td>
-                <td>{point.sources === 0 ? '–' : `${formatPercent(estimate.lower)} – ${formatPercent(estimate.upper)}`}</td>
-                <td>{point.sources.toLocaleString('en')}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
     </div>
   );
 }

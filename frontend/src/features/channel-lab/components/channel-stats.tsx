@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
 import { Measure } from '../../../components/measure';
 import { NumberField } from '../../../components/number-field';
 import type { ChannelConfig, Codec } from '../../../lib/codec';
@@ -42,9 +42,10 @@ function packetProblem(stream: StatsStream): string | undefined {
 /**
  * ChannelStatsPanel shows what libswf's own model of the lab's channel does over a duration, computed in
  * the browser by the WebAssembly build: the same figures as the native `swf-channel stats` (and
- * `satlab channel stats`) for the same channel, seed and stream.
+ * `satlab channel stats`) for the same channel, seed and stream. Memoised: a keystroke elsewhere in
+ * the lab does not redraw it.
  */
-export function ChannelStatsPanel({ codec, channel }: ChannelStatsPanelProps) {
+function ChannelStatsPanelView({ codec, channel }: ChannelStatsPanelProps) {
   const id = useId();
   const [stream, setStream] = useState(defaultStream);
   const problem = packetProblem(stream);
@@ -148,3 +149,5 @@ function Figures({ stats, stream }: { stats: ChannelStats; stream: StatsStream }
     </>
   );
 }
+
+export const ChannelStatsPanel = memo(ChannelStatsPanelView);
