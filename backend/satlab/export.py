@@ -53,7 +53,10 @@ FLOW_SUMMARY_COLUMNS = {"flow": "flow", "group": "group", "transport": "transpor
                         "steady_goodput_mbps": "steady_goodput_mbps", "steady_mean_rtt_ms": "steady_mean_rtt_ms",
                         "steady_retransmissions": "steady_retransmissions_packets", "latecomer": "latecomer",
                         "latecomer_convergence_s": "latecomer_convergence_s",
-                        "short_beside_long": "short_beside_long", "error": "flow_error"}
+                        "short_beside_long": "short_beside_long",
+                        # QUIC only (satlab.flows): what the receiving end sent, from its qlog.
+                        "ack_frames_sent": "receiver_ack_frames", "receiver_packets_sent": "receiver_packets",
+                        "time_to_first_byte_ms": "time_to_first_byte_ms", "error": "flow_error"}
 # summary.fec_summary's fields -> column suffix, per tunnel direction.
 FEC_COLUMNS = {"sources": "source_packets", "repairs": "repair_packets", "lost": "lost_packets",
                "recovered": "recovered_packets", "residual_loss": "residual_loss_ratio"}

@@ -76,7 +76,8 @@ def capabilities() -> dict[str, Any]:
         problem = transport_problem(info.name)
         transports.append({"name": info.name, "display_name": info.display_name, "colour": info.colour,
                            "available": problem is None, "problem": problem, "congestion_controls": list(ccs),
-                           "uploads": info.uploads, "durations": info.durations})
+                           "uploads": info.uploads, "durations": info.durations,
+                           "flow_control": info.flow_control, "zero_rtt_modes": list(info.zero_rtt_modes)})
     return {
         "root": os.geteuid() == 0,
         "kernel": platform.release(),

@@ -15,7 +15,7 @@ from satlab.export import (
 from satlab.store import Store
 from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, run_result, sample_event
 
-UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_ratio", "_index")
+UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index")
 IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
 TEXT = {"run_id", "campaign_id", "name", "link", "direction", "transport", "cc", "status", "error", "flow_error",
         "latecomer", "short_beside_long"}
@@ -143,7 +143,8 @@ def test_summary_csv_has_the_start_up_steady_state_and_latecomer_columns(store):
     outcome["flows"][0].update({**phases, "latecomer": False, "latecomer_convergence_s": None,
                                 "short_beside_long": False})
     outcome["flows"][1].update({**phases, "startup_s": None, "latecomer": True, "latecomer_convergence_s": 7.25,
-                                "short_beside_long": True})
+                                "short_beside_long": True, "ack_frames_sent": 1335, "receiver_packets_sent": 1357,
+                                "time_to_first_byte_ms": 612.5})
     store.create_run("000000", SCENARIO, PROVENANCE)
     store.finish_run("000000", {"run_id": "000000", "status": "done", "error": None,
                                 "flows": outcome["flows"], "iterations": [outcome]})
@@ -155,6 +156,9 @@ def test_summary_csv_has_the_start_up_steady_state_and_latecomer_columns(store):
     assert (first["latecomer"], first["latecomer_convergence_s"], first["short_beside_long"]) == ("False", "", "False")
     assert (second["startup_s"], second["latecomer"], second["latecomer_convergence_s"],
             second["short_beside_long"]) == ("", "True", "7.25", "True")
+    # A QUIC flow's receiver counts (its qlog); empty for TCP.
+    assert (first["receiver_ack_frames"], second["receiver_ack_frames"], second["receiver_packets"],
+            second["time_to_first_byte_ms"]) == ("", "1335", "1357", "612.5")
 
 
 def test_summary_csv_of_a_run_without_flows_has_one_row(store):

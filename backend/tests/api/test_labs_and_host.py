@@ -41,6 +41,11 @@ def test_get_capabilities_says_why_something_is_unavailable(client):
         assert "sch_netem" in backends["netem"]["problem"]
     transports = {transport["name"]: transport for transport in capabilities["transports"]}
     assert "bbr1" in transports["quic-picoquic"]["congestion_controls"]
+    # What each transport can be asked for, so that a form offers no more.
+    assert [transports[name]["zero_rtt_modes"] for name in ("tcp", "quic-picoquic", "quic-ngtcp2")] == [
+        ["off"], ["off", "on", "bdp"], ["off", "on"]]
+    assert [transports[name]["flow_control"] for name in ("tcp", "quic-picoquic", "quic-ngtcp2")] == [
+        False, True, True]
     # TCP offers what the kernel has now or can load, and says what it has not.
     kernel = capabilities["tcp_congestion_controls"]
     available = Path("/proc/sys/net/ipv4/tcp_available_congestion_control").read_text().split()
