@@ -19,7 +19,7 @@ EXPECTED = {
                    "upload-ngtcp2": ("download_goodput_mbps", 0.1, 20)},
     "kuhn2021": {"utilisation": ("link_utilisation_ratio", 0.01, 1), "zero-rtt": ("download_time_s", 1, 30),
                  "window": ("goodput_mbps", 1, 50)},
-    "claypool2021": {"": ("steady_mean_rtt_ms", 500, 5000)},
+    "claypool2021": {"": ("goodput_mbps", 1, 144)},
 }
 
 
@@ -29,7 +29,9 @@ def test_the_quick_run_runs_every_experiment_and_reports_its_metrics(study_id, t
     study = expandable(find_study(LABS, study_id))
     _, items = study.campaign(quick=True)
     db = str(tmp_path / "satlab.db")
-    done = subprocess.run(SATLAB + ["--db", db, "study", "run", study_id, "--quick", "--json"],
+    # One at once: user-space QUIC servers starting together on a busy 2-core host miss their start-up
+    # deadline (picoquic's listening line within 10 s: all four failed so at a load average of 25).
+    done = subprocess.run(SATLAB + ["--db", db, "study", "run", study_id, "--quick", "--parallel", "1", "--json"],
                           capture_output=True, text=True, timeout=150)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["progress"]["done"] == len(items)
