@@ -193,10 +193,14 @@ def _levels(configuration: Configuration, columns: Iterable[str]) -> list[str]:
 
 
 def format_markdown(report: Mapping[str, Any]) -> str:
-    """The medians and the checks as Markdown tables (for a study's README)."""
+    """The published figures beside satlab's, satlab's figures of every
+    metric per configuration, and the checks, as Markdown tables (for a
+    study's README)."""
     axes = list(report["axes"])
-    lines = [f"| {' | '.join(axes)} | metric | published | satlab [IQR] | n | ratio | band | in band |",
-             f"|{'---|' * (len(axes) + 7)}"]
+    lines = []
+    if report["rows"]:
+        lines += [f"| {' | '.join(axes)} | metric | published | satlab [IQR] | n | ratio | band | in band |",
+                  f"|{'---|' * (len(axes) + 7)}"]
     for row in report["rows"]:
         if row["statistic"] == "std":
             continue
@@ -205,12 +209,21 @@ def format_markdown(report: Mapping[str, Any]) -> str:
         lines.append(f"| {' | '.join(_levels(row['configuration'], axes))} | {row['metric']} | "
                      f"{_number(row['published'])} | {ours} | {row['n']}{failed} | {_number(row['ratio'])} | "
                      f"{row['band']} | { {True: 'yes', False: '**no**', None: '-'}[row['in_band']] } |")
+    metrics = list(report["metrics"])
+    lines += ["", "satlab's median [IQR] (n) of each metric, per configuration:", "",
+              f"| {' | '.join([*axes, *metrics])} | failed |", f"|{'---|' * (len(axes) + len(metrics) + 1)}"]
+    for configuration in report["configurations"]:
+        figures = [configuration["metrics"][metric] for metric in metrics]
+        cells = [*_levels(configuration["configuration"], axes),
+                 *(f"{_number(f['median'])} [{_number(f['q1'])}–{_number(f['q3'])}] ({f['n']})" if f["n"] else "-"
+                   for f in figures), str(configuration["failed"])]
+        lines.append(f"| {' | '.join(cells)} |")
     lines += ["", "| check | statement | ratios | holds |", "|---|---|---|---|"]
     for check in report["checks"]:
         ratios = ", ".join(_number(c["ratio"]) for c in check["comparisons"])
         lines.append(f"| {check['id']} | {check['statement']} | {ratios} | "
                      f"{ {True: 'yes', False: '**no**', None: '-'}[check['holds']] } |")
-    return "\n".join(lines)
+    return "\n".join(lines).lstrip("\n")
 
 
 def _number(value: float | None, digits: int = 2) -> str:

@@ -171,4 +171,8 @@ def test_a_report_of_a_study_of_experiments_gives_each_metric_its_column(tmp_pat
     assert header[:5] == ["experiment", "cc", "size", "second", "statistic"]
     assert {"published_download_time_s", "satlab_jain_index"} <= set(header)
     assert rows[2][:4] == ["pair", "bbr", "", "reno"]
-    assert "| pair | bbr | - | reno | jain_index | 0.90 | 0.80 [0.80–0.80] | 2 |" in format_markdown(report)
+    markdown = format_markdown(report)
+    assert "| pair | bbr | - | reno | jain_index | 0.90 | 0.80 [0.80–0.80] | 2 |" in markdown
+    # satlab's figures of every metric per configuration, published or not.
+    assert "| experiment | cc | size | second | download_time_s | jain_index | failed |" in markdown
+    assert "| pair | bbr | - | reno | 2.00 [1.75–2.25] (2) | 0.80 [0.80–0.80] (2) | 0 |" in markdown
