@@ -161,6 +161,8 @@ test("a quick run of one experiment of a study of several shows each metric satl
   await expect(cells.nth(group * 5)).toHaveText('–');
   await expect(cells.nth(group * 5 + 1)).toHaveText(`${figure(utilisation?.median ?? null)} [${figure(utilisation?.q1 ?? null)}–${figure(utilisation?.q3 ?? null)}]`);
   await expect(cells.nth(group * 5 + 2)).toHaveText('1');
+  // Its box plot per metric: one box, named by the last axis the configuration has a level of.
+  await expect(report.getByRole('img', { name: /^Link utilisation ratio: Each size: 1 MB: median [\d.]+ of 1/ })).toBeVisible();
   await expect(report.getByRole('table', { name: /Experiment zero-rtt/ })).toBeVisible(); // its published medians, not run
   await page.screenshot({ path: 'test-output/studies-kuhn-quick-run.png', fullPage: true });
 });

@@ -201,6 +201,9 @@ describe('a study of several experiments (Martin & Khademi)', () => {
     expect(bulkTable?.lines[0].cells.download_goodput_mbps.published).toBeNull();
     const charts = boxCharts(measured, 'ack_frames_sent', bulkTable?.entries);
     expect(charts.map((chart) => [chart.title, chart.groups.map((group) => group.key)])).toEqual([['Each download', ['ngtcp2-bbr1', 'picoquic-bbr1']]]);
+    // One configuration: a box named by its last axis with a level (not by an axis its experiment does not vary).
+    const [single] = boxCharts(measured, 'ack_frames_sent', bulkTable?.entries.slice(0, 1));
+    expect([single.boxAxis, single.points]).toEqual(['loss', [{ group: '0', value: 4100 }]]);
     // The upload experiment's line has its published mean and satlab's median side by side.
     const line = tables.find((table) => table.name === 'upload-ngtcp2')?.lines.find((one) => one.cells.download_goodput_mbps.satlab !== null);
     expect([line?.cells.download_goodput_mbps.published, line?.cells.download_goodput_mbps.satlab]).toEqual([8.74, 6.2]);

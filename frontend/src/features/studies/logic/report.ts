@@ -226,7 +226,8 @@ export function configurationMetrics(entry: ReportConfiguration): Record<string,
 export function boxCharts(report: StudyReport, metric = 'download_time_s', entries = report.configurations): BoxChart[] {
   const configurations = entries.map((entry) => entry.configuration);
   const varied = variedAxes(report.axes, configurations);
-  const boxAxis = varied.at(-1) ?? Object.keys(report.axes).at(-1) ?? '';
+  // Nothing varies (one configuration): its last axis with a level names the box.
+  const boxAxis = varied.at(-1) ?? Object.keys(report.axes).filter((axis) => configurations.some((one) => one[axis])).at(-1) ?? '';
   const chartAxes = varied.slice(0, -1);
   const columns = Object.keys(report.axes);
   const charts: BoxChart[] = [];
