@@ -13,7 +13,6 @@ from satlab.api.models import CampaignDetail, Message
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
 from satlab.studies import Study, find_study, list_studies, make_report, report_csv
-from satlab.studies.recipe import METRICS
 
 router = APIRouter(prefix="/studies", tags=["studies"])
 
@@ -49,7 +48,7 @@ def _describe(study: Study) -> dict[str, Any]:
             "experiments": {part.name: {"title": spec.experiments[part.name].title, "axes": part.levels,
                                         "quick": None if part.quick is None else part.quick.only}
                             for part in study.parts if part.name},
-            "metrics": {metric: METRICS[metric].what for metric in study.metrics},
+            "metrics": study.metrics,  # what each is: a report's `metrics`
             "iterations": spec.iterations, "parallel": spec.parallel,
             "quick": spec.quick.model_dump(include={"only", "iterations"}),
             "checks": [{"id": check.id, "statement": " ".join(check.statement.split())} for check in spec.checks],
