@@ -111,6 +111,9 @@ METRICS: dict[str, Metric] = {
     "latecomer_convergence_s": Metric("latecomer convergence: seconds from a late flow's start until its "
                                       "goodput stays within 20 % of its fair share, the slowest late flow",
                                       "latecomer_convergence_s", only_flows="latecomer", aggregate="max"),
+    "latecomer_goodput_mbps": Metric("a late flow's goodput over its whole life (its share while it overlaps "
+                                     "the others), mean over the late flows", "goodput_mbps",
+                                     only_flows="latecomer"),
     "short_flow_time_s": Metric("completion time of the short flows beside a long one, mean over them",
                                 "download_time_s", only_flows="short_beside_long"),
     "retransmissions": Metric("packets the senders retransmitted (QUIC: declared lost), sum over the flows",
