@@ -415,12 +415,15 @@ def first_measured_cwnd(samples: list[dict[str, Any]], flow: int) -> int:
 @pytest.mark.needs_root
 def test_zero_rtt_saves_a_round_trip_and_bdp_seeds_the_window() -> None:
     # 10 kB fit in picoquic's initial window: the time is round trips.
+    # The last two differ only in bdp: 1 MB, long enough to be sampled.
+    seeded = {"size_bytes": 1_000_000, "cc": "cubic"}
     rows, samples = run_over_path({"size_bytes": 10_000, "zero_rtt": "off"},
                                   {"size_bytes": 10_000, "zero_rtt": "on", "start_s": 2.0},
-                                  {"size_bytes": 1_000_000, "zero_rtt": "bdp", "start_s": 4.0, "cc": "cubic"})
-    off, on, bdp = rows
+                                  {**seeded, "zero_rtt": "on", "start_s": 4.0},
+                                  {**seeded, "zero_rtt": "bdp", "start_s": 8.0})
+    off, on, resumed_large, bdp = rows
     assert "session_resumed" not in off
-    for resumed in (on, bdp):
+    for resumed in (on, resumed_large, bdp):
         # The request went out in 0-RTT packets of a resumed session...
         assert resumed["session_resumed"] is True and resumed["zero_rtt_packets_sent"] >= 1
     # ... so the first byte came one RTT after the first packet instead of two,
@@ -431,6 +434,7 @@ def test_zero_rtt_saves_a_round_trip_and_bdp_seeds_the_window() -> None:
     assert off["time_to_first_byte_ms"] - on["time_to_first_byte_ms"] == pytest.approx(rtt_ms, rel=0.5)
     assert off["download_time_s"] - on["download_time_s"] == pytest.approx(RTT_S, rel=0.5)
     # bdp: the warm-up left slow start; at its first RTT sample the measured
-    # connection's window jumps to the bandwidth-delay product it remembered.
-    assert first_measured_cwnd(samples, flow=2) >= BDP_BYTES / 2
-    assert first_measured_cwnd(samples, flow=1) < BDP_BYTES / 4
+    # connection's window (unlike the same flow's without bdp) jumps to the
+    # bandwidth-delay product it remembered.
+    assert first_measured_cwnd(samples, flow=3) >= BDP_BYTES / 2
+    assert first_measured_cwnd(samples, flow=2) < BDP_BYTES / 4

@@ -86,7 +86,7 @@ def test_get_studies_describes_experiments_and_metrics(client):  # noqa: F811
     assert martin["experiments"]["latecomers"]["quick"] is None
     assert martin["experiments"]["bulk"]["quick"] == {"download": ["ngtcp2-bbr1", "picoquic-bbr1"], "loss": ["0"]}
     assert martin["metrics"] == ["download_goodput_mbps", "jain_index", "steady_mean_rtt_ms",
-                                 "latecomer_convergence_s", "ack_frames_sent"]
+                                 "latecomer_convergence_s", "latecomer_goodput_mbps", "ack_frames_sent"]
     assert martin["published"][0]["configuration"]["experiment"] == "upload-ngtcp2"
     assert client.get("/api/studies/petrou2022").json()["experiments"] == {}
 
