@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any
@@ -199,7 +200,7 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
             for path, value in parameters.items():
                 set_path(data, path, copy.deepcopy(value))
             scenario = scenarios.validate(data)
-            scenario.resolve_traces(scenario_dir)
+            scenario.resolve_traces(_trace_dir([*spec.set_, *parameters], base_dir, scenario_dir))
             configurations.append((parameters, scenario))
         except ScenarioError as error:
             problems += [_in_matrix(problem, parameters, where) for problem in error.problems]
@@ -213,6 +214,16 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
                                               "seed": seed, "iterations": 1})
             items.append(CampaignItem(len(items), configuration, iteration, parameters, run))
     return items
+
+
+def _trace_dir(campaign_paths: list[str], campaign_dir: Path, scenario_dir: Path) -> Callable[[str], Path]:
+    """Where a relative trace file is: beside the campaign file when its `set`
+    or matrix gives the trace (or its file), else beside the base scenario's."""
+    def directory(where: str) -> Path:
+        named_by_campaign = any(where == path or where.startswith(f"{path}.") or path == f"{where}.file"
+                                for path in campaign_paths)
+        return campaign_dir if named_by_campaign else scenario_dir
+    return directory
 
 
 def _in_matrix(problem: str, parameters: dict[str, Any], where: str) -> str:

@@ -10,7 +10,7 @@ import itertools
 import math
 import re
 import reprlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -588,13 +588,14 @@ class Scenario(Strict):
             if direction.rate_trace is not None:
                 yield f"path.{name}.rate_trace", direction.rate_trace
 
-    def resolve_traces(self, base_dir: Path) -> None:
-        """Make relative files (files()) relative to base_dir (the scenario
-        file's directory), not to whatever the working directory happens to be."""
-        for _, part in self.files():
+    def resolve_traces(self, base_dir: Path | Callable[[str], Path]) -> None:
+        """Make relative files (files()) relative to base_dir (the directory
+        of the file that names them, or a function of their field path giving
+        it), not to whatever the working directory happens to be."""
+        for where, part in self.files():
             assert part.file is not None  # files() yields only parts that name one
             if not part.file.is_absolute():
-                part.file = base_dir / part.file
+                part.file = (base_dir if isinstance(base_dir, Path) else base_dir(where)) / part.file
 
 
 class ScenarioError(ValueError):

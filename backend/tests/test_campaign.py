@@ -140,6 +140,26 @@ def test_load_campaign_accepts_any_path_on_the_command_line(tmp_path):
     assert items[0].scenario.flows[0].size_bytes == 2000000
 
 
+def test_a_relative_trace_file_is_beside_the_file_that_names_it(tmp_path):
+    # The base scenario names a loss trace beside it; the campaign, in another
+    # directory, names a rate trace (in its matrix) and a delay trace file (in its set).
+    (tmp_path / "labs").mkdir()
+    (tmp_path / "experiment").mkdir()
+    scenario = yaml.safe_load((LABS / "geo-ideal.yaml").read_text())
+    scenario["path"]["forward"]["channel"] = {"model": "trace", "file": "loss.txt"}
+    scenario["path"]["return"]["delay_variation"] = {"model": "trace", "file": "unused.txt"}
+    (tmp_path / "labs" / "base.yaml").write_text(yaml.safe_dump(scenario))
+    campaign = {"name": "traces", "scenario": "base",
+                "set": {"path.return.delay_variation.file": "delay.txt"},
+                "matrix": {"path.forward.rate_trace": [None, {"file": "rate.txt"}]}}
+    (tmp_path / "experiment" / "campaign.yaml").write_text(yaml.safe_dump(campaign))
+    _, items = load_campaign(tmp_path / "experiment" / "campaign.yaml", tmp_path / "labs")
+    files = dict((where, part.file) for where, part in items[1].scenario.files())
+    assert files == {"path.forward.channel": tmp_path / "labs" / "loss.txt",
+                     "path.return.delay_variation": tmp_path / "experiment" / "delay.txt",
+                     "path.forward.rate_trace": tmp_path / "experiment" / "rate.txt"}
+
+
 def test_load_campaign_rejects_a_missing_scenario_file(tmp_path):
     (tmp_path / "campaign.yaml").write_text(yaml.safe_dump({**CAMPAIGN, "scenario": "nowhere.yaml"}))
     with pytest.raises(ScenarioError, match="scenario: no scenario file 'nowhere.yaml' in "):
