@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import type { StudyReport } from '../src/features/studies/api/types';
+import type { StudyDetail, StudyList, StudyReport } from '../src/features/studies/api/types';
 import { configurationMetrics } from '../src/features/studies/logic/report';
 import { expect, test } from './fixtures';
 
@@ -113,7 +113,19 @@ for (const width of [800, 1920]) {
   });
 }
 
+const martin = JSON.parse(readFileSync(new URL('../../labs/studies/martin2022/report.json', import.meta.url), 'utf8')) as StudyReport;
+
+/** The static studies.json as built, these studies' shipped reports withheld: how a study shows before its first run. */
+async function withoutShippedReports(page: Page, ids: string[]) {
+  await page.route('**/studies.json', async (route) => {
+    const list = (await (await route.fetch()).json()) as StudyList<StudyDetail>;
+    const data = list.data.map((study) => (ids.includes(study.id) ? { ...study, shipped_report: null, has_shipped_report: false } : study));
+    await route.fulfill({ json: { ...list, data } });
+  });
+}
+
 test("shows a study of several experiments: each experiment's published figures in a column per metric, with its unit", async ({ page }) => {
+  await withoutShippedReports(page, ['martin2022', 'claypool2021']);
   await page.goto('./?lab=studies&study=martin2022');
   await expect(page.getByRole('heading', { name: 'On the suitability of BBR congestion control for QUIC over GEO SATCOM networks' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Studies' }).getByRole('link', { name: 'QUIC for satellite communications' })).toBeVisible();
@@ -149,4 +161,28 @@ test("shows a study of several experiments: each experiment's published figures 
   await page.getByRole('navigation', { name: 'Studies' }).getByRole('link', { name: 'Comparison of TCP congestion control performance over a satellite network' }).click();
   await expect(page.getByText('The study published no figure to compare one to one: its conclusions are the checks below.')).toBeVisible();
   await expect(page.getByRole('listitem').filter({ hasText: 'steady-throughputs-similar:' })).toBeVisible();
+});
+
+test("shows martin2022's shipped report: every experiment's figures, its summary and each conclusion's verdict", async ({ page }) => {
+  await page.goto('./?lab=studies&study=martin2022');
+  const section = page.getByRole('region', { name: 'Report shipped with the recipe' });
+  await expect(section.getByText(`${martin.summary.in_band} of ${martin.summary.rows} published figures in band`)).toBeVisible();
+  // A table per experiment satlab measured, those without published figures too.
+  for (const experiment of ['bulk', 'fairness', 'latecomers', 'upload-ngtcp2', 'upload-picoquic']) {
+    await expect(section.getByRole('table', { name: `Experiment ${experiment}: published figures beside satlab's` })).toBeVisible();
+  }
+  // The 20/2 link, BBRv2 downloading beside a BBRv2 upload: the study's mean beside satlab's, n and ratio.
+  const row = martin.rows.find(
+    (figure) => figure.configuration.download === 'ngtcp2-bbr2' && figure.configuration.upload === 'ngtcp2-bbr2' && figure.configuration.uplink === '2',
+  );
+  if (!row || row.satlab === null || row.ratio === null) throw new Error('the shipped martin2022 report has no measured ngtcp2-bbr2 · ngtcp2-bbr2 · 2 row');
+  const ngtcp2 = section.getByRole('table', { name: "Experiment upload-ngtcp2: published figures beside satlab's" });
+  const line = ngtcp2.locator('tbody tr').filter({ hasText: 'ngtcp2-bbr2 · ngtcp2-bbr2 · 2, mean' });
+  await expect(line).toContainText(figure(row.published));
+  await expect(line).toContainText(figure(row.satlab));
+  await expect(line).toContainText(figure(row.ratio, 3));
+  for (const check of martin.checks) {
+    const verdict = check.holds === null ? 'not measured' : check.holds ? 'holds' : 'fails';
+    await expect(section.getByRole('listitem').filter({ hasText: `${check.id}:` }).locator('.check-verdict')).toHaveText(verdict);
+  }
 });
