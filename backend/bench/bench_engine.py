@@ -16,10 +16,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from satlab.labs import load_lab
-from satlab.runs import RunManager
+from satlab.service.labs import load_lab
+from satlab.service.runs import RunManager
+from satlab.service.store import Store
 from satlab.settings import Settings
-from satlab.store import Store
 
 TARGET_RATIO = 0.05
 PUBLISHED_S = {("tcp", "cubic"): 17.84, ("quic-picoquic", "bbr1"): 17.38}

@@ -38,9 +38,9 @@ from typing import Any
 import httpx2
 import yaml
 
-from satlab.runs import INTERRUPTED
-from satlab.store import FINISHED
-from satlab.wait import wait_until
+from satlab.engine.wait import wait_until
+from satlab.service.runs import INTERRUPTED
+from satlab.service.store import FINISHED
 from tests.isolation import isolated
 
 SATLAB = str(Path(sys.executable).with_name("satlab"))

@@ -20,12 +20,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from satlab import channel_stats, container, engine, export, host, studies, topology
-from satlab.campaign import load_campaign
-from satlab.runs import RunManager
+from satlab import studies
+from satlab.engine import channel_stats, container, host, runner, topology
 from satlab.scenario import ScenarioError, describe, load, parse_yaml
+from satlab.service import export
+from satlab.service.campaign import load_campaign
+from satlab.service.runs import RunManager
+from satlab.service.store import Store
 from satlab.settings import Settings
-from satlab.store import Store
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -44,7 +46,7 @@ def _progress(event: dict[str, Any]) -> None:
         _say(f"run {event['run_id']} {event['state']}{where}")
     elif kind == "error":
         _say(f"error: {event['message']}")
-    elif kind == "sample" and round(event["t_s"] * engine.SAMPLE_HZ) % engine.SAMPLE_HZ == 0:
+    elif kind == "sample" and round(event["t_s"] * runner.SAMPLE_HZ) % runner.SAMPLE_HZ == 0:
         parts = [f"t={event['t_s']:5.1f}s"]
         for flow in event["flows"]:
             goodput = flow["goodput_mbps"]

@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from satlab import tcp_congestion
-from satlab.flows.registry import TRANSPORTS
+from satlab.transports import TRANSPORTS
 
 MAX_SIZE_BYTES = 10 << 30  # a 10 GiB download takes over 2 hours at 12 Mbit/s
 MAX_DURATION_S = 3600.0
@@ -40,7 +40,7 @@ MAX_DEPTH = 32
 # swf-tunnel's --symbol-bytes (codec/tools/swf-tunnel.c): at least 578, an
 # inner MTU of 576 (IPv4's minimum), and a repair datagram (symbol + IPv4,
 # UDP and repair headers, OUTER_OVERHEAD_BYTES, + the 16-byte tag of the key
-# every run's tunnel uses, satlab/tunnel.py) within the path's MTU.
+# every run's tunnel uses, satlab/engine/tunnel.py) within the path's MTU.
 TUNNEL_MIN_SYMBOL_BYTES = 578
 TUNNEL_OUTER_OVERHEAD_BYTES = 41 + 16
 PATH_MTU = 1500  # of every link of a run (plan.MTU)
@@ -64,7 +64,7 @@ Seed = Annotated[int, Field(ge=0, le=SEED_MAX)]
 
 
 class ChannelBase(Strict):
-    # None: derived from the scenario's seed and this channel's place (see plan.py).
+    # None: derived from the scenario's seed and this channel's place (see satlab.engine.plan).
     seed: Seed | None = None
 
 
@@ -249,7 +249,7 @@ class Aqm(Strict):
     threshold_bytes: int | None = Field(default=None, ge=0, le=1 << 30)
     threshold_ratio: float | None = Field(default=None, gt=0, lt=1)
     drop_ratio: Probability
-    # None: derived from the scenario's seed and this AQM's place (see plan.py).
+    # None: derived from the scenario's seed and this AQM's place (see satlab.engine.plan).
     seed: Seed | None = None
 
     @model_validator(mode="after")
@@ -285,7 +285,7 @@ class DelayVariation(Strict):
     model: Literal["distribution", "trace"]
     bins: list[DelayBin] | None = Field(default=None, min_length=1, max_length=64)
     step_ms: float | None = Field(default=None, ge=0.001, le=1e9)
-    # None: derived from the scenario's seed and this variation's place (see plan.py).
+    # None: derived from the scenario's seed and this variation's place (see satlab.engine.plan).
     seed: Seed | None = None
     file: Annotated[Path, Field(strict=False)] | None = None
     trace_period_ms: float = Field(default=0.0, ge=0, le=1e9)

@@ -1,7 +1,9 @@
 import pytest
 import yaml
 
-from satlab.campaign import (
+from satlab.engine.plan import derive_seed
+from satlab.scenario import ScenarioError, validate
+from satlab.service.campaign import (
     MAX_RUNS,
     NAME_MAX,
     campaign_from_dict,
@@ -10,8 +12,6 @@ from satlab.campaign import (
     load_campaign,
     parse_spec,
 )
-from satlab.plan import derive_seed
-from satlab.scenario import ScenarioError, validate
 from tests.conftest import LABS
 
 CAMPAIGN = {"name": "cc-vs-fec", "scenario": "geo-optical.yaml",

@@ -1,4 +1,4 @@
-"""Channel statistics from libswf's models (satlab.channel_stats and
+"""Channel statistics from libswf's models (satlab.engine.channel_stats and
 `satlab channel stats`): the calibrated presets measure what they were
 calibrated to, a lab's channel gets the seed a run's plan gives it, the
 figures are those of the shared vectors, and refusals name their field."""
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from satlab import channel_stats, plan, scenario
+from satlab import scenario
+from satlab.engine import channel_stats, plan
 from tests.conftest import LABS
 
 SATLAB = [str(Path(sys.executable).with_name("satlab"))]

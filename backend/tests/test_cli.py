@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from satlab import host, topology
-from satlab.store import Store
+from satlab.engine import host, topology
+from satlab.service.store import Store
 from tests.conftest import LABS
 from tests.test_store import sample_event
 

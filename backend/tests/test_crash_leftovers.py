@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from satlab.runs import INTERRUPTED, INTERRUPTED_LEFT
-from satlab.wait import wait_until
+from satlab.engine.wait import wait_until
+from satlab.service.runs import INTERRUPTED, INTERRUPTED_LEFT
 from tests.isolation import isolated
 from tests.test_serve import answers, free_port
 
@@ -82,9 +82,9 @@ def test_a_finished_runs_work_directory_and_key_are_gone(tmp_path):
 # be removed (a mount point: busy), then a restart's recovery.
 UNREMOVABLE = r"""
 import json, subprocess, sys
-from satlab import host
-from satlab.runs import RunManager
-from satlab.store import Store
+from satlab.engine import host
+from satlab.service.runs import RunManager
+from satlab.service.store import Store
 
 with Store(sys.argv[1]) as store:
     store.create_run("ccccc3", {"name": "killed"}, {})

@@ -2,9 +2,9 @@
 
 import pytest
 
-from satlab import engine, topology
-from satlab.cross_traffic import Iperf3CrossTraffic
-from satlab.plan import make_plan
+from satlab.engine import runner, topology
+from satlab.engine.cross_traffic import Iperf3CrossTraffic
+from satlab.engine.plan import make_plan
 from satlab.scenario import load
 from tests.conftest import LABS
 
@@ -20,10 +20,10 @@ def test_collect_reports_a_stream_whose_offset_never_came(tmp_path):
 
 @pytest.mark.needs_root
 def test_run_with_udp_cross_traffic_on_the_return_link_reports_it_apart_from_the_flows():
-    without = engine.run(load(LABS / "geo-ideal.yaml", DOWNLOAD_1MB))
+    without = runner.run(load(LABS / "geo-ideal.yaml", DOWNLOAD_1MB))
     events = []
     scenario = load(LABS / "geo-ideal.yaml", [*DOWNLOAD_1MB, "cross_traffic=[{link: return, rate_mbps: 2.5}]"])
-    with_cross = engine.run(scenario, events.append)
+    with_cross = runner.run(scenario, events.append)
     assert [without.status, with_cross.status] == ["done", "done"], [without.error, with_cross.error]
     assert without.iterations[0]["cross_traffic"] == []
     (flow,) = with_cross.flows  # the stream is no flow: not in the flows, nor in Jain's index

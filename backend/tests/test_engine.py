@@ -4,8 +4,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from satlab import engine, host, tcp_congestion, topology
-from satlab.plan import new_run_id
+from satlab import tcp_congestion
+from satlab.engine import host, runner, topology
+from satlab.engine.plan import new_run_id
 from satlab.scenario import ScenarioError, load
 from tests.conftest import LABS
 
@@ -21,7 +22,7 @@ def namespaces_of(run_id: str) -> list[str]:
 def test_run_downloads_2mb_over_geo_ideal_and_restores_hystart():
     hystart_before = host.HYSTART.read_text()
     events = []
-    result = engine.run(load(LABS / "geo-ideal.yaml", SMALL), events.append)
+    result = runner.run(load(LABS / "geo-ideal.yaml", SMALL), events.append)
     assert result.status == "done", result.error
     (flow,) = result.flows
     assert flow["bytes"] >= 2_000_000
@@ -42,7 +43,7 @@ def test_run_through_the_tunnel_recovers_channel_losses():
     scenario = load(LABS / "geo-ideal.yaml", SMALL + [
         "path.forward.channel.model=bernoulli", "path.forward.channel.loss=0.02",
         "tunnel.k=5", "tunnel.z=50", "path.lan.delay_ms=1"])
-    result = engine.run(scenario)
+    result = runner.run(scenario)
     assert result.status == "done", result.error
     assert result.flows[0]["bytes"] >= 2_000_000
     forward = result.iterations[0]["fec"]["forward"]
@@ -58,7 +59,7 @@ def test_run_latecomer_flows_over_a_lossy_lan():
         "flows.1={transport: tcp, cc: cubic, size_bytes: 500000, start_s: 3}",
         "path.lan.channel.model=bernoulli", "path.lan.channel.loss=0.01"])
     events = []
-    result = engine.run(scenario, events.append)
+    result = runner.run(scenario, events.append)
     assert result.status == "done", result.error
     assert [flow["bytes"] >= 500_000 for flow in result.flows] == [True] * 3
     assert [flow["sender_cc"] for flow in result.flows] == ["cubic"] * 3
@@ -80,7 +81,7 @@ def test_run_an_upload_beside_a_download_on_the_thin_return_link():
     scenario = load(LABS / "geo-ideal.yaml", [
         "flows.0.size_bytes=3000000",
         "flows.1={transport: tcp, cc: cubic, duration_s: 10, direction: upload}"])
-    result = engine.run(scenario)
+    result = runner.run(scenario)
     assert result.status == "done", result.error
     download, upload = result.flows
     assert (download["direction"], upload["direction"]) == ("download", "upload")
@@ -96,7 +97,7 @@ def test_run_an_upload_beside_a_download_on_the_thin_return_link():
 
 
 def test_run_cancelled_while_running_leaves_no_namespace():
-    cancel = engine.CancelToken()
+    cancel = runner.CancelToken()
     while_running: list[str] = []
 
     def on_event(event):
@@ -104,7 +105,7 @@ def test_run_cancelled_while_running_leaves_no_namespace():
             while_running.extend(namespaces_of(event["run_id"]))
             cancel.cancel()
 
-    result = engine.run(load(LABS / "geo-ideal.yaml"), on_event, cancel)
+    result = runner.run(load(LABS / "geo-ideal.yaml"), on_event, cancel)
     assert len(while_running) == 4
     assert result.status == "cancelled"
     assert namespaces_of(result.run_id) == []
@@ -118,7 +119,7 @@ def test_run_with_a_congestion_control_the_kernel_lacks_is_refused_naming_the_fl
     scenario.flows[0] = scenario.flows[0].model_copy(update={"cc": missing})
     run_id = new_run_id()
     with pytest.raises(ScenarioError) as refused:
-        engine.run(scenario, run_id=run_id)
+        runner.run(scenario, run_id=run_id)
     assert refused.value.problems == [f"flows.0.cc: {kernel.problem(missing)}"]
     assert f"{missing} is not available on this host" in str(refused.value)
     assert namespaces_of(run_id) == []
@@ -128,7 +129,7 @@ def test_run_two_at_once_without_interference():
     hystart_before = host.HYSTART.read_text()
     scenario = load(LABS / "geo-ideal.yaml", ["flows.0.size_bytes=1000000"])
     with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(engine.run, [scenario, scenario]))
+        results = list(pool.map(runner.run, [scenario, scenario]))
     assert [r.status for r in results] == ["done", "done"], [r.error for r in results]
     assert results[0].run_id != results[1].run_id
     assert [r.flows[0]["bytes"] >= 1_000_000 for r in results] == [True, True]
@@ -141,7 +142,7 @@ def test_run_starts_and_stops_cross_traffic_on_the_engines_clock():
         "flows.0.size_bytes=1000000",
         "cross_traffic=[{link: forward, rate_mbps: 1, start_s: 0.5, duration_s: 2.5}]"])
     events = []
-    result = engine.run(scenario, events.append)
+    result = runner.run(scenario, events.append)
     assert result.status == "done", result.error
     samples = [event for event in events if event["type"] == "sample"]
     running = [sample["t_s"] for sample in samples if sample["cross_traffic"][0]["running"]]

@@ -3,7 +3,7 @@ import io
 
 import pytest
 
-from satlab.export import (
+from satlab.service.export import (
     FLOW_COLUMNS,
     KIND_WRITERS,
     campaign_csv,
@@ -12,7 +12,7 @@ from satlab.export import (
     summary_csv,
     tunnel_samples_csv,
 )
-from satlab.store import Store
+from satlab.service.store import Store
 from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, run_result, sample_event
 
 UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index")

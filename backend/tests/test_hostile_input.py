@@ -9,7 +9,7 @@ import time
 import pytest
 import yaml
 
-from satlab import campaign, engine
+from satlab.engine import runner
 from satlab.scenario import (
     MAX_DEPTH,
     TUNNEL_MAX_SYMBOL_BYTES,
@@ -18,6 +18,7 @@ from satlab.scenario import (
     apply_override,
     validate,
 )
+from satlab.service import campaign
 from satlab.tools import tool
 from tests.conftest import LABS
 
@@ -173,10 +174,10 @@ def test_preflight_refuses_a_trace_file_that_is_not_a_trace(tmp_path, text, acce
     scenario = validate({**BASE, "path": {**BASE["path"], "forward": {
         **BASE["path"]["forward"], "channel": {"model": "trace", "file": str(trace)}}}})
     if accepted:
-        engine.preflight(scenario)
+        runner.preflight(scenario)
         return
     with pytest.raises(ScenarioError) as error:
-        engine.preflight(scenario)
+        runner.preflight(scenario)
     assert any(problem.startswith(f"path.forward.channel.file: {trace} line") for problem in error.value.problems)
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from satlab import hystart
+from satlab.engine import hystart
 
 
 @pytest.fixture

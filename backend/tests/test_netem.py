@@ -6,13 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from satlab import engine, host, topology
-from satlab.flows.tcp_iperf3 import Iperf3Flow
-from satlab.plan import make_plan, netem_loss_args, new_run_id
-from satlab.process import run
-from satlab.samplers import parse_netem_stats
+from satlab.engine import host, runner, topology
+from satlab.engine.flows.tcp_iperf3 import Iperf3Flow
+from satlab.engine.plan import make_plan, netem_loss_args, new_run_id
+from satlab.engine.process import run
+from satlab.engine.samplers import parse_netem_stats
+from satlab.engine.wait import wait_until
 from satlab.scenario import Bernoulli, GilbertElliottPacket, GilbertElliottTime, Perfect, ScenarioError, load
-from satlab.wait import wait_until
 from tests.conftest import LABS
 
 needs_netem = pytest.mark.skipif(not host.has_netem(), reason="the kernel has no sch_netem")
@@ -113,7 +113,7 @@ def test_parse_netem_stats_ignores_a_root_qdisc_that_is_not_netem():
 def test_run_refuses_netem_without_sch_netem_before_creating_anything():
     run_id = new_run_id()
     with pytest.raises(ScenarioError) as error:
-        engine.run(netem(), run_id=run_id)
+        runner.run(netem(), run_id=run_id)
     assert ("path.link_backend: netem cannot run on this host: the kernel has no sch_netem "
             "(tc's network emulator qdisc); use satlink" in error.value.problems)
     assert [name for name in topology.existing_namespaces() if run_id in name] == []
@@ -168,7 +168,7 @@ def test_namespaces_build_the_netem_link_and_route_across_it(tmp_path):
 @pytest.mark.needs_root
 @needs_netem
 def test_run_downloads_2mb_over_netem_geo_ideal():
-    result = engine.run(netem("flows.0.size_bytes=2000000"))
+    result = runner.run(netem("flows.0.size_bytes=2000000"))
     assert result.status == "done", result.error
     (flow,) = result.flows
     assert flow["bytes"] >= 2_000_000

@@ -1,6 +1,6 @@
 import pytest
 
-from satlab.plan import FIRST_CROSS_TRAFFIC_PORT, NAME_PREFIX, channel_spec, derive_seed, make_plan
+from satlab.engine.plan import FIRST_CROSS_TRAFFIC_PORT, NAME_PREFIX, channel_spec, derive_seed, make_plan
 from satlab.scenario import GilbertElliottTime, load
 from tests.conftest import LABS
 

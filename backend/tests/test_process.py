@@ -2,7 +2,7 @@ import sys
 
 import pytest
 
-from satlab.process import Child, JsonLineChild
+from satlab.engine.process import Child, JsonLineChild
 
 
 def test_child_that_writes_more_than_a_pipe_holds_does_not_block():

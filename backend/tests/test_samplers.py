@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from satlab.samplers import DataConnection, GoodputMeter, SocketStats, bottleneck_mbps, parse_ss
+from satlab.engine.samplers import DataConnection, GoodputMeter, SocketStats, bottleneck_mbps, parse_ss
 from satlab.scenario import SatellitePath
 
 # `ss -tinH state established` in a server namespace during an iperf3

@@ -10,10 +10,10 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from satlab import host, topology
-from satlab.runs import INTERRUPTED
-from satlab.store import Store
-from satlab.wait import wait_until
+from satlab.engine import host, topology
+from satlab.engine.wait import wait_until
+from satlab.service.runs import INTERRUPTED
+from satlab.service.store import Store
 
 SATLAB = str(Path(sys.executable).with_name("satlab"))
 

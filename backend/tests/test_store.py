@@ -3,8 +3,8 @@ import threading
 
 import pytest
 
-from satlab import store as store_module
-from satlab.store import MIGRATIONS, Store, sample_rows
+from satlab.service import store as store_module
+from satlab.service.store import MIGRATIONS, Store, sample_rows
 
 # Shapes as the engine emits them (captured from a real 2-flow run of
 # geo-optical with a LAN segment and an S(5,100) tunnel), numbers trimmed.

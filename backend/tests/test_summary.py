@@ -4,9 +4,9 @@ from typing import Any
 
 import pytest
 
-from satlab.flows.base import FlowResult, FlowSample
-from satlab.plan import PlannedFlow
-from satlab.summary import (
+from satlab.engine.flows.base import FlowResult, FlowSample
+from satlab.engine.plan import PlannedFlow
+from satlab.engine.summary import (
     FlowSeries,
     TimedSample,
     convergence_window_s,

@@ -20,7 +20,7 @@ SATLAB = str(Path(sys.executable).with_name("satlab"))
 # Runs in the private mount namespace; prints what the sweep left.
 DECOYS = r"""
 import fcntl, json, os, subprocess, sys
-from satlab import host, topology
+from satlab.engine import host, topology
 
 live, dead = "aaaaa1", "bbbbb2"
 for run_id in (live, dead):

@@ -3,7 +3,7 @@ import subprocess
 
 import pytest
 
-from satlab import tcp_stack
+from satlab.engine import tcp_stack
 
 NETSTAT = """TcpExt: SyncookiesSent TCPSackRecovery TCPRenoRecovery TCPTimeouts TCPLossProbes TCPSpuriousRTOs
 TcpExt: 0 7 1 3 12 2

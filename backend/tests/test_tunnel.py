@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from satlab import links, topology, tunnel
-from satlab.plan import make_plan, new_run_id
-from satlab.process import run
+from satlab.engine import links, topology, tunnel
+from satlab.engine.plan import make_plan, new_run_id
+from satlab.engine.process import run
 from satlab.scenario import load
 from tests.conftest import LABS
 

@@ -30,7 +30,7 @@ VENV = REPOSITORY / "backend" / ".venv" / "bin"
 # What the API serves of a stored run (GET api/runs/{id}, .../samples), read by the backend's own
 # Python in a process of its own, so that it is the same version of satlab as the run's.
 READ_RUN = """import json, sys
-from satlab.store import Store
+from satlab.service.store import Store
 store, run_id = Store(sys.argv[1]), sys.argv[2]
 print(json.dumps({"run": store.get_run(run_id), "flows": store.flow_samples(run_id),
                   "links": store.link_samples(run_id), "tunnel": store.tunnel_samples(run_id)}))

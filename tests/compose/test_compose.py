@@ -31,7 +31,7 @@ import dockerfile
 import jsonschema
 import pytest
 import yaml
-from satlab.host import HYSTART
+from satlab.engine.host import HYSTART
 
 REPO = Path(__file__).resolve().parents[2]
 SERVICE = "satlab"

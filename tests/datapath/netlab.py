@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from satlab.process import JsonLineChild
+from satlab.engine.process import JsonLineChild
 from satlab.tools import tool
 
 CLONE_NEWNET = 0x40000000

@@ -31,7 +31,8 @@ from pathlib import Path
 import pytest
 
 import netlab
-from satlab import plan, scenario
+from satlab import scenario
+from satlab.engine import plan
 from satlab.tools import tool
 
 pytestmark = pytest.mark.needs_root

@@ -33,8 +33,8 @@ from limits import RateLimitItemPerMinute
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
+from satlab.service.store import Store
 from satlab.settings import Limits, Settings
-from satlab.store import Store
 
 log = logging.getLogger("satlab")
 

@@ -12,9 +12,9 @@ from starlette.requests import HTTPConnection
 
 from satlab.api.auth import INSTRUCTOR_ONLY, SESSION_COOKIE, SIGN_IN_FIRST, Auth, Principal
 from satlab.api.security import StreamCounter
-from satlab.runs import RunManager
+from satlab.service.runs import RunManager
+from satlab.service.store import Store
 from satlab.settings import Settings
-from satlab.store import Store
 
 
 def get_manager(connection: HTTPConnection) -> RunManager:

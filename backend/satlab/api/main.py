@@ -21,9 +21,9 @@ from satlab.api.deps import require_user
 from satlab.api.routes import admin, auth, campaigns, channels, host, labs, runs, studies
 from satlab.api.security import Audit, SameOrigin, StreamCounter
 from satlab.api.site import FrontendFiles, add_docs, document_inputs
-from satlab.runs import RunManager
+from satlab.service.runs import RunManager
+from satlab.service.store import Store
 from satlab.settings import Settings
-from satlab.store import Store
 
 log = logging.getLogger("satlab")
 

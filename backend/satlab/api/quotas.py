@@ -13,7 +13,7 @@ from fastapi import HTTPException, status
 
 from satlab.api.auth import Auth, Principal
 from satlab.scenario import Scenario
-from satlab.store import Store
+from satlab.service.store import Store
 
 HOUR_S = 3600.0
 

@@ -22,8 +22,8 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from satlab.service.store import Store
 from satlab.settings import Limits
-from satlab.store import Store
 
 UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 

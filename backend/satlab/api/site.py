@@ -18,8 +18,8 @@ from pydantic import BaseModel
 from starlette.responses import Response
 from starlette.types import Scope
 
-from satlab.campaign import CampaignSpec
 from satlab.scenario import Scenario
+from satlab.service.campaign import CampaignSpec
 
 # Swagger UI 5 (it reads OpenAPI 3.1, which FastAPI writes), as fastapi-offline packages it.
 DOCS_ASSETS = files("fastapi_offline") / "static"

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from satlab.runs import RunManager
+from satlab.service.runs import RunManager
 
 Event = dict[str, Any]
 

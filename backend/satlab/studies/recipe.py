@@ -41,9 +41,9 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import Field, ValidationError, model_validator
 
-from satlab import campaign as campaigns
-from satlab.campaign import CampaignItem, CampaignSpec
 from satlab.scenario import ScenarioError, Seed, Strict
+from satlab.service import campaign as campaigns
+from satlab.service.campaign import CampaignItem, CampaignSpec
 
 STATISTICS = ("median", "mean", "std")
 STUDY_ID = r"^[a-z0-9][a-z0-9-]{0,31}$"
@@ -56,7 +56,7 @@ EXPERIMENT = "experiment"
 
 @dataclass(frozen=True)
 class Metric:
-    """What a study compares, taken from a run's result (satlab.summary):
+    """What a study compares, taken from a run's result (satlab.engine.summary):
     a field of each flow's summary (of the flows the filters keep,
     aggregated over them) or of the iteration's. A run whose chosen flows do
     not all have the field gives no value."""
@@ -83,7 +83,7 @@ class Metric:
 
 
 # The metrics a study can compare, by the column name (with its unit) published.csv gives them in; the
-# flow fields are satlab.summary's (backend/README.md).
+# flow fields are satlab.engine.summary's (backend/README.md).
 METRICS: dict[str, Metric] = {
     "download_time_s": Metric("transfer time of the flows, connect to last byte, mean over the flows",
                               "download_time_s"),

@@ -17,8 +17,8 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
-from satlab.provenance import provenance
-from satlab.store import Store
+from satlab.service.provenance import provenance
+from satlab.service.store import Store
 from satlab.studies.recipe import METRICS, Check, Study
 
 Configuration = Mapping[str, str]
@@ -41,7 +41,7 @@ def spread(values: list[float]) -> dict[str, Any]:
 
 def run_diagnostics(result: Mapping[str, Any]) -> dict[str, float]:
     """What explains a run's time (its first iteration): the forward link's
-    channel drops, the sender's loss recoveries and RTOs (satlab.tcp_stack),
+    channel drops, the sender's loss recoveries and RTOs (satlab.engine.tcp_stack),
     drops per loss event, and the FEC tunnel's forward counters."""
     iterations = result.get("iterations") or [{}]
     outcome = iterations[0]

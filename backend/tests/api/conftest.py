@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from satlab import topology
 from satlab.api.main import create_app
+from satlab.engine import topology
 from satlab.settings import Settings
 from tests.conftest import LABS
 

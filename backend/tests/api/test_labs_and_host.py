@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from satlab import host
+from satlab.engine import host
 
 
 def test_get_labs_lists_the_presets(client):

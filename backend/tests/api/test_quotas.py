@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 
 from satlab.api.auth import INSTRUCTOR_ONLY, SIGN_IN_FIRST
 from satlab.api.main import create_app
+from satlab.engine.wait import wait_until
 from satlab.settings import Limits, Settings
-from satlab.wait import wait_until
 from tests.api.conftest import instructor, join
 from tests.api.test_security import FOREIGN, SMALL_RUN
 

@@ -27,9 +27,9 @@ from satlab.api.deps import StreamSlot
 from satlab.api.main import create_app
 from satlab.api.routes import campaigns, host, runs
 from satlab.cli import main as satlab_main
+from satlab.engine.wait import wait_until
+from satlab.service.store import Store
 from satlab.settings import Limits
-from satlab.store import Store
-from satlab.wait import wait_until
 from tests.api.conftest import TOKEN, instructor, join
 from tests.test_serve import SATLAB, free_port
 

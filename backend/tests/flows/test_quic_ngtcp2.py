@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from satlab import engine, topology
-from satlab.flows.quic_ngtcp2 import (
+from satlab.engine import runner, topology
+from satlab.engine.flows.quic_ngtcp2 import (
     CLIENT_PROGRAM,
     DURATION_GRACE_S,
     SERVER_PROGRAM,
@@ -23,10 +23,10 @@ from satlab.flows.quic_ngtcp2 import (
     server_clock_ms,
     split_records,
 )
-from satlab.flows.registry import TRANSPORTS
-from satlab.host import program
-from satlab.plan import PlannedFlow
+from satlab.engine.host import program
+from satlab.engine.plan import PlannedFlow
 from satlab.scenario import ScenarioError, load
+from satlab.transports import TRANSPORTS
 from tests.conftest import LABS
 
 RS = b"\x1e"
@@ -273,7 +273,7 @@ def processes_of(run_id: str) -> list[str]:
 @pytest.mark.needs_root
 def test_run_downloads_2mb_with_ngtcp2_over_geo_ideal() -> None:
     events: list[dict] = []
-    result = engine.run(load(LABS / "geo-ideal.yaml", NGTCP2_2MB), events.append)
+    result = runner.run(load(LABS / "geo-ideal.yaml", NGTCP2_2MB), events.append)
     assert result.status == "done", result.error
     (flow,) = result.flows
     assert flow["bytes"] == 2_000_000
@@ -299,7 +299,7 @@ def test_run_with_an_ngtcp2_server_that_cannot_start_fails_with_a_sentence() -> 
     scenario = load(LABS / "geo-ideal.yaml", NGTCP2_2MB)
     # Past validation on purpose: only gtlsserver itself can refuse it.
     scenario.flows[0] = scenario.flows[0].model_copy(update={"cc": "vegas"})
-    result = engine.run(scenario)
+    result = runner.run(scenario)
     assert result.status == "failed"
     assert result.error is not None
     assert result.error.startswith("The ngtcp2 server of flow 0 exited 1 instead of listening on ")
@@ -317,7 +317,7 @@ def live_samples(events: list[dict], flow: int = 0) -> list[tuple[float, dict]]:
 def run_ngtcp2(*overrides: str) -> tuple[list[dict], list[dict]]:
     """The flows' summaries and the events of a run on geo-ideal, which must succeed and leave nothing behind."""
     events: list[dict] = []
-    result = engine.run(load(LABS / "geo-ideal.yaml", ["flows.0.transport=quic-ngtcp2", "flows.0.hystart=null",
+    result = runner.run(load(LABS / "geo-ideal.yaml", ["flows.0.transport=quic-ngtcp2", "flows.0.hystart=null",
                                                        *overrides]), events.append)
     assert result.status == "done", result.error
     assert namespaces_of(result.run_id) == []

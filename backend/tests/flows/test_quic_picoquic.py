@@ -23,14 +23,14 @@ from typing import Any
 
 import pytest
 
-from satlab import engine
-from satlab.flows.base import FlowResult, FlowSample
-from satlab.flows.quic_picoquic import PicoquicFlow, Request, count_qlog, parse_request
-from satlab.plan import PlannedFlow
+from satlab.engine import runner
+from satlab.engine.flows.base import FlowResult, FlowSample
+from satlab.engine.flows.quic_picoquic import PicoquicFlow, Request, count_qlog, parse_request
+from satlab.engine.plan import PlannedFlow
 from satlab.scenario import validate
 
 BACKEND = Path(__file__).resolve().parents[2]
-PEER = ["-m", "satlab.flows.quic_picoquic"]
+PEER = ["-m", "satlab.engine.flows.quic_picoquic"]
 SERVER_ADDRESS = "10.77.0.1"
 CLIENT_ADDRESS = "10.77.0.2"
 PORT = 4433
@@ -351,7 +351,7 @@ def run_over_path(*flows: dict[str, Any]) -> tuple[list[dict[str, Any]], list[di
     scenario = validate({"name": "picoquic-test", "path": {"forward": direction, "return": direction},
                          "flows": [{"transport": "quic-picoquic", "cc": "bbr1", **flow} for flow in flows]})
     events: list[dict[str, Any]] = []
-    result = engine.run(scenario, events.append)
+    result = runner.run(scenario, events.append)
     assert result.status == "done", result.error
     samples = [sample for event in events if event["type"] == "sample" for sample in event["flows"]]
     return result.flows, samples

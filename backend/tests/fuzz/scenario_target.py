@@ -17,8 +17,8 @@ from pathlib import Path
 import yaml
 from hypothesis import strategies as st
 
-from satlab.campaign import campaign_from_dict
 from satlab.scenario import ScenarioError, apply_override, parse_yaml, validate
+from satlab.service.campaign import campaign_from_dict
 
 LABS = Path(__file__).resolve().parents[3] / "labs"
 BASE = yaml.safe_load((LABS / "geo-ideal.yaml").read_text())

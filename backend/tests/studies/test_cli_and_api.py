@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from satlab.api.main import create_app
-from satlab.store import Store
+from satlab.service.store import Store
 from tests.api.conftest import client, settings  # noqa: F401 (fixtures)
 from tests.conftest import LABS
 from tests.studies.test_report import PUBLISHED, store_study_run

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from satlab.flows.registry import TRANSPORTS
 from satlab.scenario import ScenarioError, load
 from satlab.studies import Study, list_studies, load_study
+from satlab.transports import TRANSPORTS
 from tests.conftest import LABS
 
 STUDIES = list_studies(LABS)
@@ -21,7 +21,7 @@ IDS = [study.id for study in STUDIES]
 QUIC = TRANSPORTS["quic-ngtcp2"], TRANSPORTS["quic-picoquic"]
 WAITS_FOR = {
     "martin2022": (not all(info.uploads and info.durations for info in QUIC),
-                   "QUIC uploads and durations (flows.registry: uploads, durations of quic-ngtcp2 and quic-picoquic)"),
+                   "QUIC uploads and durations (TRANSPORTS: uploads, durations of quic-ngtcp2 and quic-picoquic)"),
     "kuhn2021": ("bdp" not in TRANSPORTS["quic-picoquic"].zero_rtt_modes, "picoquic's zero_rtt bdp"),
     "claypool2021": (not (LABS / "geo-viasat.yaml").is_file(), "labs/geo-viasat.yaml (AQM, delay variation)"),
 }

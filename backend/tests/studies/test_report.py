@@ -6,10 +6,10 @@ import io
 
 import pytest
 
-from satlab.store import Store
+from satlab.engine.summary import jain_index
+from satlab.service.store import Store
 from satlab.studies import format_markdown, load_study, make_report, report_csv
 from satlab.studies.report import run_diagnostics, spread
-from satlab.summary import jain_index
 from tests.conftest import LABS
 from tests.studies.toy import write_toy
 from tests.test_store import PROVENANCE

@@ -11,7 +11,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Query, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from satlab.api.deps import AuthDep, InstructorDep, SettingsDep, StoreDep, UserDep
-from satlab.labs import list_labs
+from satlab.service.labs import list_labs
 from satlab.settings import CEILING_PREFIX, Limits
 
 router = APIRouter(tags=["class"])

@@ -8,15 +8,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, Response, WebSocket, status
 
-from satlab import export
 from satlab.api import quotas
 from satlab.api.auth import Principal
 from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.models import CampaignDetail, CampaignsPublic, Message
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import forward_events
-from satlab.campaign import campaign_from_dict
-from satlab.labs import confine_traces
+from satlab.service import export
+from satlab.service.campaign import campaign_from_dict
+from satlab.service.labs import confine_traces
 
 router = APIRouter(prefix="/campaigns", tags=["campaigns"])
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query
 from pydantic import ConfigDict
 
 from satlab.api.deps import SettingsDep
-from satlab.channel_stats import (
+from satlab.engine.channel_stats import (
     DEFAULT_SEED,
     ChannelStats,
     ChannelStatsRequest,
@@ -18,8 +18,8 @@ from satlab.channel_stats import (
     lab_channel,
     measure,
 )
-from satlab.labs import confine_trace, load_lab
 from satlab.scenario import ScenarioError
+from satlab.service.labs import confine_trace, load_lab
 
 router = APIRouter(prefix="/channels", tags=["channels"])
 

@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
-from satlab import container, host
 from satlab.api.deps import ManagerDep, StreamSlot, UserDep
 from satlab.api.stream import forward_events
+from satlab.engine import container, host
 from satlab.scenario import CHANNEL_MODELS
 
 router = APIRouter(tags=["host"])

@@ -8,8 +8,8 @@ from fastapi import APIRouter, HTTPException, status
 
 from satlab.api.deps import SettingsDep
 from satlab.api.models import LabDetail, LabsPublic, Message
-from satlab.labs import lab_file, list_labs
 from satlab.scenario import ScenarioError, load
+from satlab.service.labs import lab_file, list_labs
 
 router = APIRouter(prefix="/labs", tags=["labs"])
 

@@ -9,16 +9,16 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Response, WebSocket, status
 
-from satlab import export
 from satlab.api import quotas
 from satlab.api.auth import Principal
 from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.models import Message, RunCreate, RunPublic, RunsPublic
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import forward_events
-from satlab.labs import confine_traces, load_lab
 from satlab.scenario import apply_override, validate
-from satlab.store import FINISHED
+from satlab.service import export
+from satlab.service.labs import confine_traces, load_lab
+from satlab.service.store import FINISHED
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 

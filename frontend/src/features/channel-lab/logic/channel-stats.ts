@@ -13,7 +13,7 @@ export interface StatsStream {
   packetBytes: number;
 }
 
-/** The lab's own limits, those of the backend's /api/channels/stats (backend/satlab/channel_stats.py). */
+/** The lab's own limits, those of the backend's /api/channels/stats (backend/satlab/engine/channel_stats.py). */
 export const statsLimits = {
   durationS: { min: 0.001, max: 3600 },
   rateMbps: { min: 0.001, max: 1e6 },

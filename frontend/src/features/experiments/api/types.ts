@@ -1,6 +1,7 @@
 /**
  * The satlab backend's HTTP API, as the console uses it (backend/satlab/api: models.py, routes/;
- * the engine's events: engine.py; the stored samples: store.py). Field names are the API's.
+ * the engine's events: backend/satlab/engine/runner.py; the stored samples:
+ * backend/satlab/service/store.py). Field names are the API's.
  */
 
 export type RunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';

@@ -26,7 +26,7 @@ const run: Run = {
   result: null,
 };
 
-// Rows as the store keeps them and the stream sends them (backend/satlab/store.py, sample_rows).
+// Rows as the store keeps them and the stream sends them (backend/satlab/service/store.py, sample_rows).
 const linkRow = (t_s: number, direction: 'forward' | 'return', queueBytes: number, dropsBuffer: number, dropsChannel: number, iteration = 0) => ({
   iteration,
   t_s,

@@ -15,8 +15,8 @@ import csv
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
-from satlab.campaign import format_value
-from satlab.store import Store
+from satlab.service.campaign import format_value
+from satlab.service.store import Store
 
 Writer = Callable[[Store, str, TextIO], None]
 
@@ -54,7 +54,7 @@ FLOW_SUMMARY_COLUMNS = {"flow": "flow", "group": "group", "transport": "transpor
                         "steady_retransmissions": "steady_retransmissions_packets", "latecomer": "latecomer",
                         "latecomer_convergence_s": "latecomer_convergence_s",
                         "short_beside_long": "short_beside_long",
-                        # QUIC only (satlab.flows): what the receiving end sent, from its qlog.
+                        # QUIC only (satlab.engine.flows): what the receiving end sent, from its qlog.
                         "ack_frames_sent": "receiver_ack_frames", "receiver_packets_sent": "receiver_packets",
                         "time_to_first_byte_ms": "time_to_first_byte_ms", "error": "flow_error"}
 # summary.fec_summary's fields -> column suffix, per tunnel direction.

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from satlab.host import HYSTART, LOCK_DIR
+from satlab.engine.host import HYSTART, LOCK_DIR
 
 
 @contextlib.contextmanager

@@ -18,9 +18,9 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 
-from satlab import host, hystart
-from satlab.plan import NAME_PREFIX, Plan
-from satlab.process import run
+from satlab.engine import host, hystart
+from satlab.engine.plan import NAME_PREFIX, Plan
+from satlab.engine.process import run
 
 _RUN_ID = re.compile(r"^[0-9a-f]+$")
 _RUN_NAME = re.compile(rf"^{re.escape(NAME_PREFIX)}([0-9a-f]+)-\w+$")

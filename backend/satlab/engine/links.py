@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from satlab.plan import PlannedLink
-from satlab.process import JsonLineChild, start_ready
+from satlab.engine.plan import PlannedLink
+from satlab.engine.process import JsonLineChild, start_ready
 from satlab.tools import tool
 
 

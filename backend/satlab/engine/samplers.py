@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from satlab.plan import ETHERNET_HEADER_BYTES, PlannedQdisc
-from satlab.process import JsonLineChild, run
+from satlab.engine.plan import ETHERNET_HEADER_BYTES, PlannedQdisc
+from satlab.engine.process import JsonLineChild, run
 from satlab.scenario import SatellitePath
 
 _FIELD = re.compile(r"(\w+):(\S+)")

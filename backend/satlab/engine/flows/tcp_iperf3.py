@@ -22,11 +22,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from satlab.flows.base import ClientProcessFlow, FlowResult, FlowSample
-from satlab.plan import PlannedFlow
-from satlab.process import Child
-from satlab.samplers import DataConnection, SocketStats
-from satlab.wait import wait_until
+from satlab.engine.flows.base import ClientProcessFlow, FlowResult, FlowSample
+from satlab.engine.plan import PlannedFlow
+from satlab.engine.process import Child
+from satlab.engine.samplers import DataConnection, SocketStats
+from satlab.engine.wait import wait_until
 
 SERVER_READY_S = 10.0
 _stats: dict[str, SocketStats] = {}  # per namespace: flows sharing it share its ss calls

@@ -26,10 +26,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from satlab.plan import PlannedCrossTraffic
-from satlab.process import Child
-from satlab.samplers import SocketStats
-from satlab.wait import wait_until
+from satlab.engine.plan import PlannedCrossTraffic
+from satlab.engine.process import Child
+from satlab.engine.samplers import SocketStats
+from satlab.engine.wait import wait_until
 
 SERVER_READY_S = 10.0
 # The server ends once the client's goodbye has crossed the link (its queue

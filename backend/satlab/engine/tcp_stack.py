@@ -12,7 +12,7 @@ counters count that iteration only.
 
 from __future__ import annotations
 
-from satlab import process
+from satlab.engine import process
 
 # Our name -> (file, section, the kernel's name).
 COUNTERS = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from satlab.host import HYSTART
+from satlab.engine.host import HYSTART
 
 # Bits of the effective capability set (linux/capability.h).
 CAP_NET_ADMIN = 12

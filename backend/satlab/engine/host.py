@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from satlab import tcp_congestion
-from satlab.flows.registry import TRANSPORTS
+from satlab.engine.flows.base import flow_class
 from satlab.tools import TOOLS_DIR
+from satlab.transports import TRANSPORTS
 
 HYSTART = Path("/sys/module/tcp_cubic/parameters/hystart")
 # Campaign claims and Hystart's saved value (kept on a container's data volume).
@@ -39,7 +40,7 @@ def has_netem() -> bool:
 def transport_problem(name: str) -> str | None:
     """Why transport `name` cannot run here, or None."""
     try:
-        TRANSPORTS[name].flow_class()
+        flow_class(name)
     except ImportError as error:
         return f"its implementation is not available ({error})"
     if name == "tcp" and shutil.which("iperf3") is None:

@@ -17,12 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from satlab import engine, host, topology
-from satlab.campaign import CampaignItem, CampaignSpec
-from satlab.plan import new_run_id
-from satlab.provenance import provenance
+from satlab.engine import host, runner, topology
+from satlab.engine.plan import new_run_id
 from satlab.scenario import Scenario, ScenarioError, validate
-from satlab.store import FINISHED, Store
+from satlab.service.campaign import CampaignItem, CampaignSpec
+from satlab.service.provenance import provenance
+from satlab.service.store import FINISHED, Store
 
 log = logging.getLogger("satlab")
 
@@ -70,7 +70,7 @@ class _Run:
     scenario: Scenario
     campaign_id: str | None
     on_finished: Callable[[str, str], None] | None
-    cancel: engine.CancelToken = field(default_factory=engine.CancelToken)
+    cancel: runner.CancelToken = field(default_factory=runner.CancelToken)
     thread: threading.Thread | None = None
 
 
@@ -99,7 +99,7 @@ class RunManager:
     def submit(self, scenario: Scenario, campaign_id: str | None = None, item_index: int | None = None,
                on_finished: Callable[[str, str], None] | None = None) -> str:
         """Queue a run; ScenarioError (nothing created) if this host cannot run it."""
-        engine.preflight(scenario)
+        runner.preflight(scenario)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the run manager is shutting down")
@@ -167,7 +167,7 @@ class RunManager:
                 self._publish(event, run.campaign_id)
 
         try:
-            result = engine.run(run.scenario, on_event, run.cancel, run.run_id).to_dict()
+            result = runner.run(run.scenario, on_event, run.cancel, run.run_id).to_dict()
         except Exception as error:  # preflight on a host that changed since submit; engine bugs
             log.exception("run %s failed", run.run_id)
             result = {"run_id": run.run_id, "status": "failed", "error": str(error), "flows": [], "iterations": []}
@@ -195,7 +195,7 @@ class RunManager:
         study the campaign runs (satlab.studies)."""
         for item in items:
             try:
-                engine.preflight(item.scenario)
+                runner.preflight(item.scenario)
             except ScenarioError as error:
                 # Each problem still starts with its field (the API's loc).
                 raise ScenarioError([f"{problem} (configuration {item.configuration}: "

@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from typing import Any
 
-from satlab.host import HYSTART
+from satlab.engine.host import HYSTART
 from satlab.tools import REPO, TOOLS_DIR
 
 

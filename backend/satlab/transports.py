@@ -1,20 +1,17 @@
 """One place for every transport: its name, display metadata (read by the
-summary, the CLI and later the UI) and where its implementation lives.
+summary, the CLI and the UI), what a scenario may ask of it, and where its
+implementation lives.
 
-Implementations are imported lazily (`TransportInfo.flow_class`), so that
-validating a scenario needs none of their dependencies.
+Pure data, part of the scenario's vocabulary: validating a scenario needs
+none of the implementations (nor their dependencies). The engine imports a
+transport's Flow class when a run needs it (satlab.engine.flows.base.flow_class).
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from satlab.tcp_congestion import LINUX_TCP_CONGESTION_CONTROLS
-
-if TYPE_CHECKING:
-    from satlab.flows.base import Flow
 
 
 @dataclass(frozen=True)
@@ -29,22 +26,16 @@ class TransportInfo:
     flow_control: bool = False  # takes QUIC flow-control windows (FlowGroup.flow_control)
     zero_rtt_modes: tuple[str, ...] = ("off",)  # FlowGroup.zero_rtt values it can run
 
-    def flow_class(self) -> type[Flow]:
-        """The implementation; ImportError names what this host lacks."""
-        module, _, cls = self.implementation.partition(":")
-        flow_class: type[Flow] = getattr(importlib.import_module(module), cls)
-        return flow_class
-
 
 TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
     # Linux's every one: a scenario's is checked against what the host's kernel runs (satlab.tcp_congestion).
     TransportInfo("tcp", "Linux TCP (iperf3)", "#1f77b4", LINUX_TCP_CONGESTION_CONTROLS,
-                  "satlab.flows.tcp_iperf3:Iperf3Flow"),
+                  "satlab.engine.flows.tcp_iperf3:Iperf3Flow"),
     TransportInfo("quic-picoquic", "QUIC picoquic", "#d62728",
                   ("bbr1", "bbr", "cubic", "newreno", "dcubic", "fast", "prague", "c4"),
-                  "satlab.flows.quic_picoquic:PicoquicFlow", flow_control=True,
+                  "satlab.engine.flows.quic_picoquic:PicoquicFlow", flow_control=True,
                   zero_rtt_modes=("off", "on", "bdp")),
     TransportInfo("quic-ngtcp2", "QUIC ngtcp2", "#2ca02c", ("cubic", "reno", "bbr", "bbr2"),
-                  "satlab.flows.quic_ngtcp2:Ngtcp2Flow", flow_control=True,
+                  "satlab.engine.flows.quic_ngtcp2:Ngtcp2Flow", flow_control=True,
                   zero_rtt_modes=("off", "on")),  # 0.12 has no BDP in its sessions (backend/README.md)
 ]}

@@ -37,7 +37,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 from satlab import scenario as scenarios
-from satlab.plan import derive_seed
+from satlab.engine.plan import derive_seed
 from satlab.scenario import (
     Scenario,
     ScenarioError,

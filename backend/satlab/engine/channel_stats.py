@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError, ValidationInfo, field_validator
 
-from satlab.plan import channel_spec, derive_seed
+from satlab.engine.plan import channel_spec, derive_seed
 from satlab.scenario import (
     Channel,
     GilbertElliottTime,

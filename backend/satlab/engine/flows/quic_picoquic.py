@@ -2,10 +2,10 @@
 
 Each end runs inside its network namespace:
 
-    python -m satlab.flows.quic_picoquic cert --out-dir DIR --address 10.0.0.1
-    python -m satlab.flows.quic_picoquic server --listen 10.0.0.1:4433 \\
+    python -m satlab.engine.flows.quic_picoquic cert --out-dir DIR --address 10.0.0.1
+    python -m satlab.engine.flows.quic_picoquic server --listen 10.0.0.1:4433 \\
         --cert DIR/cert.pem --key DIR/key.pem --cc bbr1
-    python -m satlab.flows.quic_picoquic client --connect 10.0.0.1:4433 \\
+    python -m satlab.engine.flows.quic_picoquic client --connect 10.0.0.1:4433 \\
         --size-bytes 20971520 --cc bbr1 --flow-id f1 [--direction upload]
 
 The client opens one bidirectional stream and writes its request at once,
@@ -76,11 +76,11 @@ from aiopquic.quic.events import (
     StreamReset,
 )
 
-from satlab.flows.base import Flow, FlowResult, FlowSample
-from satlab.flows.registry import TRANSPORTS
-from satlab.flows.tls import CertificateError, endpoint, make_self_signed_cert
-from satlab.process import JsonLineChild
+from satlab.engine.flows.base import Flow, FlowResult, FlowSample
+from satlab.engine.flows.tls import CertificateError, endpoint, make_self_signed_cert
+from satlab.engine.process import JsonLineChild
 from satlab.scenario import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES
+from satlab.transports import TRANSPORTS
 
 # Names picoquic registers, matched exactly ("bbr1" is BBRv1, "bbr" is BBRv3).
 CONGESTION_CONTROLS = TRANSPORTS["quic-picoquic"].congestion_controls
@@ -718,7 +718,7 @@ def count_qlog(path: Path) -> QlogCounts:
 
 class PicoquicFlow(Flow):
     """satlab's flow contract over the two peers above, each started as
-    `python -m satlab.flows.quic_picoquic` in its namespace; the server in
+    `python -m satlab.engine.flows.quic_picoquic` in its namespace; the server in
     server_netns, the client in client_netns, whatever the direction. The
     sender (the server for a download, the client for an upload) gives the
     samples' cwnd, RTT and losses; the receiver's application the bytes.
@@ -899,7 +899,7 @@ class PicoquicFlow(Flow):
 
 
 def peer_command(role: str, *args: str) -> list[str]:
-    return [sys.executable, "-m", "satlab.flows.quic_picoquic", role, *args]
+    return [sys.executable, "-m", "satlab.engine.flows.quic_picoquic", role, *args]
 
 
 # ---------------------------------------------------------------- main

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
-from satlab.flows.base import FlowResult, FlowSample
-from satlab.plan import PlannedFlow
-from satlab.samplers import GoodputMeter, window_goodput_mbps
+from satlab.engine.flows.base import FlowResult, FlowSample
+from satlab.engine.plan import PlannedFlow
+from satlab.engine.samplers import GoodputMeter, window_goodput_mbps
 
 # Start-up ends when the live goodput first reaches this share of the bottleneck's rate.
 STARTUP_SHARE = 0.9

@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab import host, links, summary, tcp_congestion, tcp_stack, topology, tunnel
-from satlab.cross_traffic import Iperf3CrossTraffic
-from satlab.flows.base import Flow
-from satlab.flows.registry import TRANSPORTS
-from satlab.hystart import cubic_hystart
-from satlab.plan import Plan, make_plan, new_run_id
-from satlab.process import JsonLineChild
-from satlab.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
+from satlab import tcp_congestion
+from satlab.engine import host, links, summary, tcp_stack, topology, tunnel
+from satlab.engine.cross_traffic import Iperf3CrossTraffic
+from satlab.engine.flows.base import Flow, flow_class
+from satlab.engine.hystart import cubic_hystart
+from satlab.engine.plan import Plan, make_plan, new_run_id
+from satlab.engine.process import JsonLineChild
+from satlab.engine.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
 from satlab.scenario import Scenario, ScenarioError
 from satlab.tools import TOOLS_DIR
 
@@ -163,7 +163,7 @@ class _Iteration:
             for planned in plan.flows:
                 flow_dir = workdir / f"flow{planned.index}"
                 flow_dir.mkdir(parents=True)
-                flow = TRANSPORTS[planned.transport].flow_class()(planned, flow_dir)
+                flow = flow_class(planned.transport)(planned, flow_dir)
                 stack.callback(flow.stop)
                 flows.append(flow)
                 self.samples[planned.index] = []

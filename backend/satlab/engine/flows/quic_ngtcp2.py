@@ -92,12 +92,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab.flows.base import ClientProcessFlow, FlowResult, FlowSample
-from satlab.flows.tls import endpoint, make_self_signed_cert
-from satlab.host import program
-from satlab.plan import PlannedFlow
-from satlab.process import Child, run
-from satlab.wait import wait_until
+from satlab.engine.flows.base import ClientProcessFlow, FlowResult, FlowSample
+from satlab.engine.flows.tls import endpoint, make_self_signed_cert
+from satlab.engine.host import program
+from satlab.engine.plan import PlannedFlow
+from satlab.engine.process import Child, run
+from satlab.engine.wait import wait_until
 
 CLIENT_PROGRAM = "gtlsclient"
 SERVER_PROGRAM = "gtlsserver"

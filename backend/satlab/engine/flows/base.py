@@ -8,19 +8,21 @@ sender (the "receiver first, sender second" of Pantheon, by role rather than
 by direction: the listening side always starts first).
 
 A flow's processes run in plan.client_netns / plan.server_netns; start them
-with satlab.process (they die with the backend) and stop them in stop().
+with satlab.engine.process (they die with the backend) and stop them in stop().
 """
 
 from __future__ import annotations
 
+import importlib
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab.plan import PlannedFlow
-from satlab.process import Child
+from satlab.engine.plan import PlannedFlow
+from satlab.engine.process import Child
+from satlab.transports import TRANSPORTS
 
 
 @dataclass
@@ -99,3 +101,11 @@ class ClientProcessFlow(Flow):
     @property
     def wall_time_s(self) -> float:
         return (self._client_ended or time.monotonic()) - self._client_started
+
+
+def flow_class(transport: str) -> type[Flow]:
+    """The implementation of `transport` (a key of TRANSPORTS), imported now;
+    ImportError names what this host lacks."""
+    module, _, name = TRANSPORTS[transport].implementation.partition(":")
+    implementation: type[Flow] = getattr(importlib.import_module(module), name)
+    return implementation

@@ -19,8 +19,8 @@ import hmac
 import os
 import secrets
 
-from satlab.plan import PlannedTunnel
-from satlab.process import JsonLineChild, start_ready
+from satlab.engine.plan import PlannedTunnel
+from satlab.engine.process import JsonLineChild, start_ready
 from satlab.tools import tool
 
 _SECRET = secrets.token_bytes(32)
