@@ -10,7 +10,6 @@ import pytest
 
 from satlab.studies import find_study
 from tests.conftest import LABS
-from tests.studies.test_recipe import expandable
 from tests.test_cli import SATLAB
 
 # Per study: each quick configuration's experiment and the metric it must give, with its plausible range.
@@ -26,7 +25,7 @@ EXPECTED = {
 @pytest.mark.needs_root
 @pytest.mark.parametrize("study_id", list(EXPECTED))
 def test_the_quick_run_runs_every_experiment_and_reports_its_metrics(study_id, tmp_path):
-    study = expandable(find_study(LABS, study_id))
+    study = find_study(LABS, study_id)
     _, items = study.campaign(quick=True)
     db = str(tmp_path / "satlab.db")
     # One at once: user-space QUIC servers starting together on a busy 2-core host miss their start-up

@@ -9,30 +9,11 @@ import pytest
 import yaml
 
 from satlab.scenario import ScenarioError, load
-from satlab.studies import Study, list_studies, load_study
-from satlab.transports import TRANSPORTS
+from satlab.studies import list_studies, load_study
 from tests.conftest import LABS
 
 STUDIES = list_studies(LABS)
 IDS = [study.id for study in STUDIES]
-
-# What a recipe needs that is being added (QUIC uploads and durations, 0-RTT, the Viasat path): until it lands
-# the recipe's scenarios do not validate, and the tests that expand them say what they wait for.
-QUIC = TRANSPORTS["quic-ngtcp2"], TRANSPORTS["quic-picoquic"]
-WAITS_FOR = {
-    "martin2022": (not all(info.uploads and info.durations for info in QUIC),
-                   "QUIC uploads and durations (TRANSPORTS: uploads, durations of quic-ngtcp2 and quic-picoquic)"),
-    "kuhn2021": ("bdp" not in TRANSPORTS["quic-picoquic"].zero_rtt_modes, "picoquic's zero_rtt bdp"),
-    "claypool2021": (not (LABS / "geo-viasat.yaml").is_file(), "labs/geo-viasat.yaml (AQM, delay variation)"),
-}
-
-
-def expandable(study: Study) -> Study:
-    """The study, or a skip naming what it waits for."""
-    waiting, what = WAITS_FOR.get(study.id, (False, ""))
-    if waiting:
-        pytest.skip(f"{study.id} waits for {what}")
-    return study
 
 
 def test_list_studies_finds_the_recipes():
@@ -41,14 +22,14 @@ def test_list_studies_finds_the_recipes():
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_every_configuration_of_a_study_is_a_valid_scenario(study):
-    _, items = expandable(study).campaign(iterations=1)
+    _, items = study.campaign(iterations=1)
     configurations = {tuple(study.configuration_of(item.parameters).values()) for item in items}
     assert len(items) == len({item.configuration for item in items}) == len(configurations)
 
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_every_published_figure_is_a_configuration_of_the_matrix(study):
-    _, items = expandable(study).campaign(iterations=1)
+    _, items = study.campaign(iterations=1)
     configurations = [study.configuration_of(item.parameters) for item in items]
     # A study states its conclusions as checks; most also publish figures to compare one to one.
     assert study.published or study.spec.checks
@@ -58,7 +39,7 @@ def test_every_published_figure_is_a_configuration_of_the_matrix(study):
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_every_check_compares_configurations_of_the_matrix(study):
-    _, items = expandable(study).campaign(iterations=1)
+    _, items = study.campaign(iterations=1)
     configurations = [study.configuration_of(item.parameters) for item in items]
     for check in study.spec.checks:
         for numerator, denominator in study.check_configurations(check):
@@ -68,7 +49,7 @@ def test_every_check_compares_configurations_of_the_matrix(study):
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_the_quick_run_is_small(study):
-    _, items = expandable(study).campaign(quick=True)
+    _, items = study.campaign(quick=True)
     assert 1 <= len(items) <= 8
 
 
