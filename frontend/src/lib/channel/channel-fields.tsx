@@ -1,8 +1,6 @@
 import { useId } from 'react';
-import { NumberField } from '../../components/number-field';
-import { SelectField } from '../../components/select-field';
+import { NumberField, SelectField, FieldProblems, describedBy } from '../../components/form';
 import type { ChannelKind } from '../codec/types';
-import { FieldProblems, describedBy } from '../../components/field-problems';
 import { type ChannelParams, type ChannelProblems, channelFieldsByKind, channelKindLabels, channelPresets } from './channel-params';
 
 export interface ChannelFieldsProps {

@@ -1,4 +1,4 @@
-import type { NumberLimit } from '../../../components/number-problem';
+import type { NumberLimit } from '../../../components/form';
 
 interface IntegerSchema {
   type?: string;

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { SubmitRow } from '../../../components/submit-row';
+import { SubmitRow } from '../../../components/form';
 import { getPresets, type Preset, setEnabledLabs } from '../api/client';
 
 export interface PresetsFormProps {

@@ -1,9 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
-import { FieldProblems } from '../../../components/field-problems';
-import { NumberField } from '../../../components/number-field';
-import type { NumberLimit } from '../../../components/number-problem';
-import { SubmitRow } from '../../../components/submit-row';
-import { useFieldProblems } from '../../../components/use-field-problems';
+import { FieldProblems, NumberField, type NumberLimit, SubmitRow, useFieldProblems } from '../../../components/form';
 import { ApiError } from '../../../lib/api/request';
 import { getQuotaLimits, getQuotas, type Quota, type QuotaValues, setQuotas } from '../api/client';
 

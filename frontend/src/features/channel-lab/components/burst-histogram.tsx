@@ -1,7 +1,6 @@
 import { max, scaleLinear } from 'd3';
 import { memo, useId } from 'react';
-import { AxisBottom, AxisLeft } from '../../../components/axes';
-import { useWidth } from '../../../components/use-width';
+import { AxisBottom, AxisLeft, useWidth } from '../../../components/charts';
 import type { BurstBin } from '../logic/loss-pattern';
 
 export interface BurstHistogramProps {
@@ -41,18 +40,19 @@ function BurstHistogramChart({ bins }: BurstHistogramProps) {
           />
         ))}
         <AxisBottom
+          scale={x}
+          numTicks={Math.min(Math.floor(width / 60), longest)}
+          wholeNumbers
+          tickFormat={String}
           offset={height - margin.bottom}
-          range={[margin.left, width - margin.right]}
-          ticks={x
-            .ticks(Math.min(Math.floor(width / 60), longest))
-            .filter(Number.isInteger)
-            .map((tick) => ({ position: x(tick), label: String(tick) }))}
           title="Burst length, packets lost in a row"
         />
         <AxisLeft
+          scale={y}
+          numTicks={5}
+          wholeNumbers
+          tickFormat={(count: number) => count.toLocaleString('en')}
           offset={margin.left}
-          range={[height - margin.bottom, margin.top]}
-          ticks={y.ticks(5).filter(Number.isInteger).map((tick) => ({ position: y(tick), label: tick.toLocaleString('en') }))}
           title="Bursts"
           titleOffset={70}
         />

@@ -1,7 +1,6 @@
 import { useId, useMemo } from 'react';
-import { Measure } from '../../../components/measure';
-import { NumberField } from '../../../components/number-field';
-import { TextField } from '../../../components/text-field';
+import { Measure } from '../../../components/help';
+import { NumberField, TextField } from '../../../components/form';
 import {
   ChannelFields,
   channelKindLabels,

@@ -1,6 +1,6 @@
 import { memo, useId, useMemo, useState } from 'react';
-import { Measure } from '../../../components/measure';
-import { NumberField } from '../../../components/number-field';
+import { Measure } from '../../../components/help';
+import { NumberField } from '../../../components/form';
 import type { ChannelConfig, Codec } from '../../../lib/codec';
 import {
   type ChannelStats,

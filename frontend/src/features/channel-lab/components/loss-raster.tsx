@@ -1,6 +1,6 @@
 import { scaleLinear } from 'd3';
 import { memo, useId } from 'react';
-import { useWidth } from '../../../components/use-width';
+import { AxisTop, useWidth } from '../../../components/charts';
 
 export interface LossRasterProps {
   /** One flag per packet in send order; 1 is a loss. */
@@ -38,11 +38,14 @@ function LossRasterChart({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: Lo
         <title id={titleId}>
           {`Losses of the first ${shown.length} packets, ${packetsPerRow} per row (${fmt(packetsPerRow * packetMs)} ms): ${shownLost} lost.`}
         </title>
-        {x.ticks(Math.max(2, Math.min(5, Math.floor(width / 140)))).map((tick) => (
-          <text key={tick} className="tick-label" x={x(tick)} y={18} textAnchor="middle">
-            +{fmt(tick * packetMs)} ms
-          </text>
-        ))}
+        <AxisTop
+          scale={x}
+          numTicks={Math.max(2, Math.min(5, Math.floor(width / 140)))}
+          tickFormat={(packet: number) => `+${fmt(packet * packetMs)} ms`}
+          offset={26}
+          labelsOnly
+          labelClassName="tick-label"
+        />
         {Array.from({ length: rowCount }, (_, row) => (
           <g key={row} transform={`translate(0,${margin.top + row * rowHeight})`}>
             <text className="tick-label" x={margin.left - 8} y={(rowHeight - 4) / 2} dy="0.32em" textAnchor="end">

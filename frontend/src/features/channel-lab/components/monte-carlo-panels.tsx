@@ -1,5 +1,5 @@
 import { memo, useId } from 'react';
-import { HelpTip } from '../../../components/help-tip';
+import { HelpTip } from '../../../components/help';
 import { useResidualCurve } from '../hooks/use-residual-curve';
 import { convergenceNote, samplingNote } from '../logic/convergence';
 import { formatPercent } from '../logic/format';

@@ -1,7 +1,6 @@
 import { extent, line, scaleLinear, scaleLog } from 'd3';
 import { useId, useState } from 'react';
-import { AxisBottom, AxisLeft } from '../../../components/axes';
-import { useWidth } from '../../../components/use-width';
+import { AxisBottom, AxisLeft, GridRows, decades, useWidth } from '../../../components/charts';
 import { formatPercent } from '../logic/format';
 import type { ResidualPoint } from '../logic/residual-curve';
 import { type ResidualEstimate, residualEstimate } from '../logic/residual-interval';
@@ -70,7 +69,7 @@ export function ResidualChart({ points, z, sources }: ResidualChartProps) {
   const channelPath = line<DrawnPoint>()
     .x((point) => x(point.k))
     .y((point) => position(point.channelLoss))(drawn);
-  const decades = y.ticks().filter((tick) => Math.abs(Math.log10(tick) % 1) < 1e-9);
+  const yTicks = decades(y);
   const shown = selected === undefined ? undefined : drawn[Math.min(selected, drawn.length - 1)];
 
   const nearest = (pixelX: number) => {
@@ -117,9 +116,7 @@ export function ResidualChart({ points, z, sources }: ResidualChartProps) {
           onPointerLeave={() => setSelected(undefined)}
         >
           <title id={titleId}>{`Residual loss after S(k,${z}) for k from ${kMin} to ${kMax}, log scale, with 95 % intervals.`}</title>
-          {decades.map((tick) => (
-            <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={y(tick)} y2={y(tick)} />
-          ))}
+          <GridRows scale={y} tickValues={yTicks} left={margin.left} right={width - margin.right} />
           {channelPath && <path className="channel-line" d={channelPath} />}
           {residualPath && <path className="residual-line" d={residualPath} />}
           {shown && <line className="hover-guide" x1={x(shown.k)} x2={x(shown.k)} y1={margin.top} y2={height - margin.bottom} />}
@@ -151,18 +148,18 @@ export function ResidualChart({ points, z, sources }: ResidualChartProps) {
             </text>
           </g>
           <AxisBottom
+            scale={x}
+            numTicks={Math.min(Math.floor(width / 60), kMax - kMin + 1)}
+            wholeNumbers
+            tickFormat={String}
             offset={height - margin.bottom}
-            range={[margin.left, width - margin.right]}
-            ticks={x
-              .ticks(Math.min(Math.floor(width / 60), kMax - kMin + 1))
-              .filter(Number.isInteger)
-              .map((tick) => ({ position: x(tick), label: String(tick) }))}
             title="k, source packets per repair"
           />
           <AxisLeft
+            scale={y}
+            tickValues={yTicks}
+            tickFormat={formatPercent}
             offset={margin.left}
-            range={[height - margin.bottom, margin.top]}
-            ticks={decades.map((tick) => ({ position: y(tick), label: formatPercent(tick) }))}
             title="Sources lost after FEC"
             titleOffset={90}
           />

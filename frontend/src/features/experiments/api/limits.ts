@@ -1,4 +1,4 @@
-import type { NumberLimit } from '../../../components/number-problem';
+import type { NumberLimit } from '../../../components/form';
 
 /**
  * The limits the console's number fields share with the backend, read from its OpenAPI document

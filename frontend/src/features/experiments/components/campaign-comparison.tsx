@@ -1,6 +1,6 @@
 import { useId, useMemo, useState } from 'react';
-import { BoxPlot } from '../../../components/box-plot';
-import { SelectField } from '../../../components/select-field';
+import { BoxPlot } from '../../../components/charts';
+import { SelectField } from '../../../components/form';
 import type { CampaignItem, RunListItem } from '../api/types';
 import { runOfCampaignHref } from '../hooks/use-campaign-in-url';
 import { type CampaignMetricKey, type RunPoint, campaignMetrics, campaignResults, comparisonRows } from '../logic/campaign-results';

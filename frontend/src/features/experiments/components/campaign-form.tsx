@@ -1,11 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { NumberField } from '../../../components/number-field';
-import { SubmitRow } from '../../../components/submit-row';
-import { TextField } from '../../../components/text-field';
+import { NumberField, SubmitRow, TextField, useFieldProblems } from '../../../components/form';
 import { createCampaign } from '../api/client';
 import type { Limits } from '../api/limits';
 import type { CampaignDetail, CampaignSpec, Capabilities, Lab } from '../api/types';
-import { useFieldProblems } from '../../../components/use-field-problems';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
 import { useSubmission } from '../hooks/use-submission';

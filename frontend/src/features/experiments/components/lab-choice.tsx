@@ -1,4 +1,4 @@
-import { SelectField } from '../../../components/select-field';
+import { SelectField } from '../../../components/form';
 import type { Lab } from '../api/types';
 import type { LabState } from '../hooks/use-lab';
 

@@ -1,6 +1,6 @@
 import { schemeTableau10 } from 'd3';
-import { HelpTip } from '../../../components/help-tip';
-import { LineChart } from '../../../components/line-chart';
+import { HelpTip } from '../../../components/help';
+import { LineChart } from '../../../components/charts';
 import type { ChartSpec, Point } from '../logic/series';
 
 export interface RunChartsProps {

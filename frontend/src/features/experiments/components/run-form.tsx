@@ -1,12 +1,8 @@
 import { type FormEvent, useId, useState } from 'react';
-import { FieldProblems, describedBy } from '../../../components/field-problems';
-import { NumberField } from '../../../components/number-field';
-import { SelectField } from '../../../components/select-field';
-import { SubmitRow } from '../../../components/submit-row';
+import { FieldProblems, describedBy, NumberField, SelectField, SubmitRow, useFieldProblems } from '../../../components/form';
 import { createRun } from '../api/client';
 import type { Limits } from '../api/limits';
 import type { Capabilities, Lab, Run, Scenario } from '../api/types';
-import { useFieldProblems } from '../../../components/use-field-problems';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
 import { useSubmission } from '../hooks/use-submission';

@@ -1,7 +1,7 @@
 import { useId, useMemo, useState } from 'react';
 import type { Run } from '../api/types';
-import { Measure } from '../../../components/measure';
-import { SelectField } from '../../../components/select-field';
+import { Measure } from '../../../components/help';
+import { SelectField } from '../../../components/form';
 import { useQueuePlace } from '../hooks/use-queue-place';
 import { useRunView } from '../hooks/use-run-view';
 import { describeForwardChannel, describeScenario, formatDuration } from '../logic/format';

@@ -1,6 +1,5 @@
 import { useId } from 'react';
-import { HeaderCell } from '../../../components/header-cell';
-import { Measure } from '../../../components/measure';
+import { HeaderCell, Measure } from '../../../components/help';
 import { csvKinds, csvUrl } from '../api/api-url';
 import type { RunResult } from '../api/types';
 import { flowRoles, formatConvergence, formatPercent, formatStartup } from '../logic/flow-metrics';

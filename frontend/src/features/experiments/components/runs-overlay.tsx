@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { SelectField } from '../../../components/select-field';
+import { SelectField } from '../../../components/form';
 import { useOverlaidRuns } from '../hooks/use-overlaid-runs';
 import { overlayChart } from '../logic/overlay';
 import { flowMetrics } from '../logic/series';

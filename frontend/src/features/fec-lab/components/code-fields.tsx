@@ -1,4 +1,4 @@
-import { NumberField } from '../../../components/number-field';
+import { NumberField } from '../../../components/form';
 import type { CodeProblems } from '../../../lib/code-limits';
 
 export interface CodeParams {

@@ -1,4 +1,4 @@
-import { Measure } from '../../../components/measure';
+import { Measure } from '../../../components/help';
 import type { FecCounters } from '../logic/fec-run';
 import { fecGlossary } from '../logic/glossary';
 

@@ -1,5 +1,5 @@
 import { useId, useMemo } from 'react';
-import { SelectField } from '../../../components/select-field';
+import { SelectField } from '../../../components/form';
 import { ChannelFields, channelKindLabels, channelProblems, defaultChannelParams, toChannelConfig } from '../../../lib/channel';
 import { codeProblems, hasProblems } from '../../../lib/code-limits';
 import type { Codec } from '../../../lib/codec';

@@ -1,4 +1,4 @@
-import { SelectField } from '../../../components/select-field';
+import { SelectField } from '../../../components/form';
 import type { FecRunControls } from '../hooks/use-fec-run';
 
 export interface TransportControlsProps {

@@ -1,6 +1,5 @@
 import { useId, useMemo } from 'react';
-import { HeaderCell } from '../../../components/header-cell';
-import { Measure } from '../../../components/measure';
+import { HeaderCell, Measure } from '../../../components/help';
 import { RunCharts } from '../../experiments/components/run-charts';
 import { describeForwardChannel, describeScenario, formatNumber } from '../../experiments/logic/format';
 import { glossary } from '../../experiments/logic/glossary';

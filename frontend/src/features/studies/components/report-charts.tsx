@@ -1,4 +1,4 @@
-import { BoxPlot } from '../../../components/box-plot';
+import { BoxPlot } from '../../../components/charts';
 import type { StudyReport } from '../api/types';
 import { boxCharts, type ExperimentTable, formatWithUnit, metricLabel } from '../logic/report';
 

@@ -1,7 +1,8 @@
 import { extent, scaleBand, scaleLinear } from 'd3';
 import { useId } from 'react';
-import { type BoxStats, boxStats } from '../lib/statistics';
+import { type BoxStats, boxStats } from '../../lib/statistics';
 import { AxisBottom, AxisLeft } from './axes';
+import { GridRows } from './grid-rows';
 import { useWidth } from './use-width';
 
 export interface BoxPlotGroup {
@@ -80,8 +81,8 @@ export function BoxPlot<Datum>({
     .padding(0.3);
   const band = xScale.bandwidth();
   const singleRuns = groups.filter((one) => stats.get(one.key)?.n === 1);
-  const yTicks = yScale.ticks(6);
-  const yFormat = yScale.tickFormat(6);
+  const yTickCount = 6;
+  const labelOf = new Map(groups.map((one) => [one.key, one.label]));
   const description = `${title}: ${groups
     .map((one) => {
       const summary = stats.get(one.key);
@@ -97,9 +98,7 @@ export function BoxPlot<Datum>({
       <div className="chart-frame table-scroll" ref={frameRef}>
         <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart">
           <title id={titleId}>{description}</title>
-          {yTicks.map((tick) => (
-            <line key={tick} className="grid" x1={margin.left} x2={width - margin.right} y1={yScale(tick)} y2={yScale(tick)} />
-          ))}
+          <GridRows scale={yScale} numTicks={yTickCount} left={margin.left} right={width - margin.right} />
           {groups.map((one) => {
             const summary = stats.get(one.key);
             const left = xScale(one.key) ?? 0;
@@ -151,17 +150,12 @@ export function BoxPlot<Datum>({
             );
           })}
           <AxisBottom
+            scale={xScale}
+            tickFormat={(key: string) => labelOf.get(key) ?? key}
             offset={height - margin.bottom}
-            range={[margin.left, width - margin.right]}
-            ticks={groups.map((one) => ({ position: (xScale(one.key) ?? 0) + band / 2, label: one.label }))}
             title={xLabel}
           />
-          <AxisLeft
-            offset={margin.left}
-            range={[height - margin.bottom, margin.top]}
-            ticks={yTicks.map((tick) => ({ position: yScale(tick), label: yFormat(tick) }))}
-            title={yLabel}
-          />
+          <AxisLeft scale={yScale} numTicks={yTickCount} offset={margin.left} title={yLabel} />
         </svg>
       </div>
       {singleRuns.length > 0 && (

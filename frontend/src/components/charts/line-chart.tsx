@@ -1,7 +1,9 @@
 import { line, max, min, scaleLinear } from 'd3';
 import { type KeyboardEvent, type PointerEvent, type ReactNode, useId, useState } from 'react';
 import { AxisBottom, AxisLeft } from './axes';
+import { axisTicks } from './axis-ticks';
 import { labelWidth, nearestPoints, yDomain } from './chart-scales';
+import { GridRows } from './grid-rows';
 import { useWidth } from './use-width';
 
 export interface LineSeries<Datum> {
@@ -84,10 +86,10 @@ export function LineChart<Datum>({
     .domain(yDomain(values, yMinimumTop))
     .nice()
     .range([height - margin.bottom, margin.top]);
-  const yTicks = yScale.ticks(5);
-  const yFormat = yScale.tickFormat(5);
+  const yTickCount = 5;
   // Room on the left for the widest tick label, then the axis title beside it: they never overlap.
-  const labelsWidth = labelWidth(Math.max(1, ...yTicks.map((tick) => yFormat(tick).length)), fontPx);
+  const yLabels = axisTicks(yScale, { numTicks: yTickCount }).map((tick) => tick.label);
+  const labelsWidth = labelWidth(Math.max(1, ...yLabels.map((label) => label.length)), fontPx);
   const left = labelsWidth + tickGap + titleRoom;
   const xScale = scaleLinear()
     .domain(xDomain ?? [Math.min(0, min(all, x) ?? 0), Math.max(max(all, x) ?? 1, 1e-9)])
@@ -103,8 +105,7 @@ export function LineChart<Datum>({
       : `${title}: ${values.length} samples; latest ${latest
           .map((one) => `${one.label} ${one.latest === null ? 'none' : formatValue(one.latest)}`)
           .join(', ')}.`;
-  const xTicks = xScale.ticks(Math.max(2, Math.floor(width / 80)));
-  const xFormat = xScale.tickFormat(xTicks.length);
+  const xTickCount = Math.max(2, Math.floor(width / 80));
 
   const hovered = hoverX === null ? [] : nearestPoints(series, hoverX, x, y);
   const hoverAt = hovered.length > 0 ? x(hovered[0].datum) : null;
@@ -145,9 +146,7 @@ export function LineChart<Datum>({
           onBlur={() => setHoverX(null)}
         >
           <title id={titleId}>{description}</title>
-          {yTicks.map((tick) => (
-            <line key={tick} className="grid" x1={left} x2={width - margin.right} y1={yScale(tick)} y2={yScale(tick)} />
-          ))}
+          <GridRows scale={yScale} numTicks={yTickCount} left={left} right={width - margin.right} />
           {latest.map((one) => (
             <path key={one.key} className="series-line" stroke={one.colour} d={path(one.data) ?? undefined} />
           ))}
@@ -171,16 +170,11 @@ export function LineChart<Datum>({
               ))}
             </g>
           )}
-          <AxisBottom
-            offset={height - margin.bottom}
-            range={[left, width - margin.right]}
-            ticks={xTicks.map((tick) => ({ position: xScale(tick), label: xFormat(tick) }))}
-            title={xLabel}
-          />
+          <AxisBottom scale={xScale} numTicks={xTickCount} offset={height - margin.bottom} title={xLabel} />
           <AxisLeft
+            scale={yScale}
+            numTicks={yTickCount}
             offset={left}
-            range={[height - margin.bottom, margin.top]}
-            ticks={yTicks.map((tick) => ({ position: yScale(tick), label: yFormat(tick) }))}
             title={yLabel}
             titleOffset={labelsWidth + tickGap + titleRoom / 2}
           />
