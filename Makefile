@@ -3,6 +3,8 @@
 #
 #   make run          the lab on http://127.0.0.1:8000: the web UI and the API
 #                     (/api/docs); runs need root
+#   make check        the fast first stage (a few minutes): lint, type checks and the
+#                     unit tests that need no root, no namespaces and no browser
 #   make test         every test: codec (each GF(2^8) kernel, ASan+UBSan,
 #                     fuzz corpora), shared vectors, WebAssembly build, the
 #                     emulated path (satlink, swf-tunnel) in namespaces, the
@@ -44,12 +46,12 @@ DISABLE_avx2 := gfni
 DISABLE_ssse3 := gfni,avx2
 DISABLE_scalar := gfni,avx2,ssse3
 
-.PHONY: help deps venv build build-native build-asan build-wasm build-frontend test \
+.PHONY: help deps venv build build-native build-asan build-wasm build-frontend check test \
 	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose test-stack bench \
 	bench-codec bench-datapath bench-engine bench-frontend fuzz soak run clean
 
 help:
-	@sed -n '1,17p' Makefile
+	@sed -n '1,19p' Makefile
 
 deps:
 	@missing=""; \
@@ -92,6 +94,16 @@ build-wasm: deps
 # The browser labs as a static site in frontend/dist, with the codec's .wasm.
 build-frontend: build-wasm
 	cd frontend && npm run build
+
+# The fast first stage: what fails in minutes fails here, before the long suite:
+# the codec's unit tests, the backend's lint, types and rootless tests, the
+# frontend's lint, types and unit tests.
+check: build-native build-wasm venv
+	ctest --test-dir $(BUILD)/codec --output-on-failure --parallel $(JOBS)
+	cd backend && .venv/bin/ruff check satlab tests bench && .venv/bin/mypy \
+		&& .venv/bin/pytest -q -m "not needs_root"
+	cd frontend && npm run lint --if-present && npm run typecheck && npx vitest run
+	@echo "make check: all passed"
 
 test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend test-compose test-stack
 	@echo "make test: all passed"
