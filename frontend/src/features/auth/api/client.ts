@@ -1,4 +1,4 @@
-import { postJson, request } from '../../../lib/api/request';
+import { postJson, request } from '../../../shared/api';
 import { type OpenApiDocument, quotaLimitsFromOpenApi } from './quota-limits';
 
 /** Who this browser's session is (GET /api/auth/me); open_access: the server needs no sign-in. */

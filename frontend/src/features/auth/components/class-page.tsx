@@ -1,5 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { BackendMissingError, BackendUnreachableError } from '../../../lib/api/request';
+import { BackendMissingError, BackendUnreachableError } from '../../../shared/api';
 import {
   type ClassInfo,
   getClass,

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { FieldProblems, NumberField, type NumberLimit, SubmitRow, useFieldProblems } from '../../../components/form';
-import { ApiError } from '../../../lib/api/request';
+import { ApiError } from '../../../shared/api';
 import { getQuotaLimits, getQuotas, type Quota, type QuotaValues, setQuotas } from '../api/client';
 
 /** The one quota that is a yes or no: students may start campaigns (1) or not (0). */

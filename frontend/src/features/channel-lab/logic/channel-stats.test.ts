@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelStats } from './channel-stats';
-import { burstBinLabels, nativeChannelSpec, nativeCommand, streamPackets } from './channel-stats';
+import { type ChannelStats, burstBinLabels, nativeChannelSpec, nativeCommand, streamPackets } from './channel-stats';
 
 describe('nativeChannelSpec', () => {
   it('writes each model as satlink --channel does, seed included', () => {

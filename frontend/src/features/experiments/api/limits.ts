@@ -1,4 +1,5 @@
 import type { NumberLimit } from '../../../components/form';
+import { request } from '../../../shared/api';
 
 /**
  * The limits the console's number fields share with the backend, read from its OpenAPI document
@@ -28,6 +29,9 @@ interface JsonSchema {
 export interface OpenApiDocument {
   components?: { schemas?: Record<string, JsonSchema> };
 }
+
+/** getOpenApi reads the backend's OpenAPI document (GET api/openapi.json). */
+export const getOpenApi = () => request<OpenApiDocument>('openapi.json');
 
 /** limitOf reads a numeric property's range; an exclusive bound of an integer becomes the next whole number. */
 function limitOf(property: JsonSchema): NumberLimit {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { backendAddress } from '../api/client';
+import { backendAddress } from '../../../shared/api';
 
 export interface BackendLostProps {
   /** When the console asks the backend again by itself (ms since the epoch), if it is waiting to. */

@@ -1,10 +1,10 @@
 import { useId, useMemo, useState } from 'react';
 import { BoxPlot } from '../../../components/charts';
 import { SelectField } from '../../../components/form';
-import type { CampaignItem, RunListItem } from '../api/types';
+import { type CampaignItem, type RunListItem, formatNumber } from '../../../shared/runs';
 import { runOfCampaignHref } from '../hooks/use-campaign-in-url';
 import { type CampaignMetricKey, type RunPoint, campaignMetrics, campaignResults, comparisonRows } from '../logic/campaign-results';
-import { formatChange, formatNumber } from '../logic/format';
+import { formatChange } from '../logic/format';
 import { formatValue } from '../logic/parameter-values';
 
 export interface CampaignComparisonProps {

@@ -1,8 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { NumberField, SubmitRow, TextField, useFieldProblems } from '../../../components/form';
-import { createCampaign } from '../api/client';
+import { createCampaign, type CampaignDetail, type CampaignSpec, type Capabilities, type Lab } from '../../../shared/runs';
 import type { Limits } from '../api/limits';
-import type { CampaignDetail, CampaignSpec, Capabilities, Lab } from '../api/types';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
 import { useSubmission } from '../hooks/use-submission';

@@ -1,14 +1,10 @@
 import { useId } from 'react';
-import { campaignCsvUrl } from '../api/api-url';
-import type { CampaignSpec } from '../api/types';
+import { campaignCsvUrl, type CampaignSpec, phaseLabel, CampaignProgressBar, StreamNotice } from '../../../shared/runs';
 import { runOfCampaignHref } from '../hooks/use-campaign-in-url';
 import { useCampaignView } from '../hooks/use-campaign-view';
 import { configurationLabel } from '../logic/campaign-results';
 import { describeCampaign } from '../logic/format';
-import { phaseLabel } from '../logic/run-view';
 import { CampaignComparison } from './campaign-comparison';
-import { CampaignProgressBar } from './campaign-progress';
-import { StreamNotice } from './stream-notice';
 
 export interface CampaignPanelProps {
   /** The campaign to follow (live) or show (stored). */

@@ -1,8 +1,7 @@
 import { useId } from 'react';
-import type { CampaignList } from '../api/types';
+import { type CampaignList, CampaignProgressBar } from '../../../shared/runs';
 import { campaignHref } from '../hooks/use-campaign-in-url';
 import { formatCreated } from '../logic/format';
-import { CampaignProgressBar } from './campaign-progress';
 import { openInPlace } from './open-in-place';
 
 export interface CampaignsListProps {

@@ -1,6 +1,6 @@
 import type { Limits } from '../api/limits';
 import { useState } from 'react';
-import type { CampaignDetail, CampaignSpec, Capabilities, Lab } from '../api/types';
+import type { CampaignDetail, CampaignSpec, Capabilities, Lab } from '../../../shared/runs';
 import { useCampaignInUrl } from '../hooks/use-campaign-in-url';
 import { useCampaigns } from '../hooks/use-campaigns';
 import { CampaignForm } from './campaign-form';

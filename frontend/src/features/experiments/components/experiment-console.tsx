@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import type { Run } from '../api/types';
-import { type Backend, BackendConnectionContext, useBackend } from '../hooks/use-backend';
+import { type Run, BackendConnectionContext, RunPanel } from '../../../shared/runs';
+import { type Backend, useBackend } from '../hooks/use-backend';
 import { type ConsoleSection, consoleSection, sectionHref } from '../hooks/use-campaign-in-url';
 import { useRunInUrl } from '../hooks/use-run-in-url';
 import { useRuns } from '../hooks/use-runs';
 import { BackendLost } from './backend-lost';
 import { CampaignsSection } from './campaigns-section';
 import { RunForm } from './run-form';
-import { RunPanel } from './run-panel';
 import { RunsList } from './runs-list';
 import { RunsOverlay } from './runs-overlay';
 

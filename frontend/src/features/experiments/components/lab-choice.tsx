@@ -1,5 +1,5 @@
 import { SelectField } from '../../../components/form';
-import type { Lab } from '../api/types';
+import type { Lab } from '../../../shared/runs';
 import type { LabState } from '../hooks/use-lab';
 
 export interface LabChoiceProps {

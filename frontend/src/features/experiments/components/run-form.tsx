@@ -1,8 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { FieldProblems, describedBy, NumberField, SelectField, SubmitRow, useFieldProblems } from '../../../components/form';
-import { createRun } from '../api/client';
+import { createRun, type Capabilities, type Lab, type Run, type Scenario } from '../../../shared/runs';
 import type { Limits } from '../api/limits';
-import type { Capabilities, Lab, Run, Scenario } from '../api/types';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
 import { useSubmission } from '../hooks/use-submission';

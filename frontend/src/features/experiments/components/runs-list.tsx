@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { RunList } from '../api/types';
+import type { RunList } from '../../../shared/runs';
 import { runHref } from '../hooks/use-run-in-url';
 import { describeFlows, flowFigure, formatCreated } from '../logic/format';
 import { openInPlace } from './open-in-place';

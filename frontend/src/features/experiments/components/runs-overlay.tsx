@@ -2,8 +2,7 @@ import { useId, useState } from 'react';
 import { SelectField } from '../../../components/form';
 import { useOverlaidRuns } from '../hooks/use-overlaid-runs';
 import { overlayChart } from '../logic/overlay';
-import { flowMetrics } from '../logic/series';
-import { RunCharts } from './run-charts';
+import { flowMetrics, RunCharts } from '../../../shared/runs';
 
 export interface RunsOverlayProps {
   /** The runs picked in the list, in the order they were picked. */

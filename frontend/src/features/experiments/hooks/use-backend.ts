@@ -1,7 +1,7 @@
-import { createContext, useCallback, useContext, useEffect, useReducer, useRef, useState } from 'react';
-import { BackendMissingError, BackendUnreachableError, getCapabilities, getLabs, getOpenApi, openStream } from '../api/client';
-import { type Limits, limitsFromOpenApi } from '../api/limits';
-import type { Capabilities, Lab } from '../api/types';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { BackendMissingError } from '../../../shared/api';
+import { type Capabilities, getCapabilities, getLabs, type Lab, openStream, whenUnreachable } from '../../../shared/runs';
+import { getOpenApi, type Limits, limitsFromOpenApi } from '../api/limits';
 import { connectionReducer, initialConnection, retryDelayMs } from '../logic/connection';
 
 export type Backend =
@@ -9,31 +9,6 @@ export type Backend =
   | { status: 'missing'; message: string }
   | { status: 'failed'; message: string }
   | { status: 'ready'; capabilities: Capabilities; labs: Lab[]; limits: Limits };
-
-/** What the console's parts need to follow the backend's comings and goings. */
-export interface BackendConnection {
-  /** Counts the backend's returns after an outage: reload, reopen streams and drop old errors when it changes. */
-  generation: number;
-  /** Whether the backend does not answer now. */
-  lost: boolean;
-  /** Say that a request found nobody: BackendUnreachableError, or a stream that closed early. */
-  reportLost: () => void;
-}
-
-export const BackendConnectionContext = createContext<BackendConnection>({ generation: 0, lost: false, reportLost: () => {} });
-
-/** useBackendConnection gives a part of the console the backend's connection (ExperimentConsole provides it). */
-export const useBackendConnection = () => useContext(BackendConnectionContext);
-
-/**
- * whenUnreachable hands a failure to reportLost when it is the backend not answering (the banner
- * says so, once), and returns whether it was; other failures are the caller's to show.
- */
-export function whenUnreachable(error: unknown, reportLost: () => void): boolean {
-  if (!(error instanceof BackendUnreachableError)) return false;
-  reportLost();
-  return true;
-}
 
 /**
  * useBackend asks the API what this host can run, which labs it has and its limits (missing when

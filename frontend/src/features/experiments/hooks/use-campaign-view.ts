@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, cancelCampaign, getCampaign, listCampaignRuns, resumeCampaign } from '../api/client';
-import type { CampaignDetail, RunListItem } from '../api/types';
-import { useBackendConnection, whenUnreachable } from './use-backend';
-import { useBurstRefresh } from './use-burst-refresh';
-import { useCampaignLive } from './use-campaign-live';
+import { ApiError } from '../../../shared/api';
+import { cancelCampaign, getCampaign, listCampaignRuns, resumeCampaign, type CampaignDetail, type RunListItem, useBackendConnection, whenUnreachable, useBurstRefresh, useCampaignLive } from '../../../shared/runs';
 
 const REFRESH_DELAY_MS = 300;
 

@@ -1,4 +1,4 @@
-import { listCampaigns } from '../api/client';
+import { listCampaigns } from '../../../shared/runs';
 import { useLiveList } from './use-live-list';
 
 const campaignChanged = (event: { type: string }) => event.type === 'campaign';

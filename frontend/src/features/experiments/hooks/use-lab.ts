@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { getLab } from '../api/client';
-import type { LabDetail } from '../api/types';
+import { getLab, type LabDetail } from '../../../shared/runs';
 
 export type LabState = { name: string; detail?: LabDetail; error?: string };
 

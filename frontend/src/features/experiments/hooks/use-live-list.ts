@@ -1,7 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { openStream } from '../api/client';
-import { useBackendConnection, whenUnreachable } from './use-backend';
-import { useBurstRefresh } from './use-burst-refresh';
+import { openStream, useBackendConnection, whenUnreachable, useBurstRefresh } from '../../../shared/runs';
 
 /**
  * useLiveList loads a list of the backend's (load changes identity when what it loads does) and

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { getRun, getSamples } from '../api/client';
+import { getRun, getSamples, useBackendConnection, whenUnreachable } from '../../../shared/runs';
 import type { OverlaidRun } from '../logic/overlay';
-import { useBackendConnection, whenUnreachable } from './use-backend';
 
 /**
  * useOverlaidRuns loads the runs picked for overlaying, each with its samples (each once: a run

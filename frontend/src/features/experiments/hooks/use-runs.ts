@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { listRuns } from '../api/client';
+import { listRuns } from '../../../shared/runs';
 import { useLiveList } from './use-live-list';
 
 const runChanged = (event: { type: string }) => event.type !== 'sample';

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../api/client';
-import type { ProblemDetail } from '../api/types';
+import { ApiError } from '../../../shared/api';
+import { type ProblemDetail, useBackendConnection, whenUnreachable } from '../../../shared/runs';
 import type { Problem } from '../logic/problems';
-import { useBackendConnection, whenUnreachable } from './use-backend';
 
 export interface Refused {
   /** The API's refusals (a 422), by field. */

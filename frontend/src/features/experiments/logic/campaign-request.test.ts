@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '../api/types';
+import type { Scenario } from '../../../shared/runs';
 import { type CampaignChoices, campaignPlan, hystartToClear, initialCampaignChoices } from './campaign-request';
 
 /** geo-ideal as GET api/labs/geo-ideal validates it (the parts the console reads): Hystart off. */

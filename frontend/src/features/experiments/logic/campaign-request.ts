@@ -1,4 +1,4 @@
-import type { CampaignSpec, Scenario } from '../api/types';
+import type { CampaignSpec, Scenario } from '../../../shared/runs';
 import { hystartApplies, isDottedPath, parseExtra } from './overrides';
 import { parseValue, parseValueList } from './parameter-values';
 import type { ProblemTarget } from './problems';

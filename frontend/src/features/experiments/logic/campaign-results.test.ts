@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CampaignItem, FlowSummary, RunListItem } from '../api/types';
+import type { CampaignItem, FlowSummary, RunListItem } from '../../../shared/runs';
 import { campaignResults, comparisonRows, configurationLabel, runFigure } from './campaign-results';
 
 const flow = (download_time_s: number | null, patch: Partial<FlowSummary> = {}): FlowSummary => ({

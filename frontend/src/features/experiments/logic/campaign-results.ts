@@ -1,6 +1,5 @@
 import { type BoxStats, boxStats, percentChange } from '../../../lib/statistics';
-import type { CampaignItem, FlowSummary, RunListItem } from '../api/types';
-import { glossary } from './glossary';
+import { type CampaignItem, type FlowSummary, type RunListItem, glossary } from '../../../shared/runs';
 import { formatValue } from './parameter-values';
 
 /** The per-flow figures a campaign's configurations are compared by, with their units. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Scenario } from '../api/types';
+import type { Scenario } from '../../../shared/runs';
 import { campaignChoices, cloneChoices, scenarioChanges } from './clone';
 import { campaignPlan } from './campaign-request';
 import { overridesFor } from './overrides';

@@ -1,4 +1,4 @@
-import type { CampaignSpec, Scenario } from '../api/types';
+import type { CampaignSpec, Scenario } from '../../../shared/runs';
 import type { CampaignChoices } from './campaign-request';
 import { type RunChoices, labChoices } from './overrides';
 

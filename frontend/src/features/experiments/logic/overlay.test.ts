@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowSampleRow, Run } from '../api/types';
+import type { FlowSampleRow, Run } from '../../../shared/runs';
 import { overlayChart } from './overlay';
 
 const flowRow = (t_s: number, flow: number, goodput: number): FlowSampleRow => ({

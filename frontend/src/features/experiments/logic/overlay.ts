@@ -1,5 +1,4 @@
-import type { Run, RunSamples } from '../api/types';
-import { type ChartSpec, type Series, flowLabels, flowMetrics, iterationsOf, seriesOf } from './series';
+import { type Run, type RunSamples, type ChartSpec, type Series, flowLabels, flowMetrics, iterationsOf, seriesOf } from '../../../shared/runs';
 
 /** A stored run with its samples, as the overlay draws it. */
 export interface OverlaidRun {

@@ -1,4 +1,4 @@
-import type { Scenario, Tunnel } from '../api/types';
+import type { Scenario, Tunnel } from '../../../shared/runs';
 
 /**
  * The console's controls over a lab, and the `dotted.path=value` overrides they amount to (the

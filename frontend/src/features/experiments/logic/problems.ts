@@ -1,4 +1,4 @@
-import type { ProblemDetail } from '../api/types';
+import type { ProblemDetail } from '../../../shared/runs';
 
 /** One thing the API refused: field is the dotted path it concerns ('' for the request as a whole). */
 export interface Problem {

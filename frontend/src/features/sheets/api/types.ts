@@ -1,4 +1,4 @@
-import type { RunResult, RunSamples, Scenario } from '../../experiments/api/types';
+import type { RunResult, RunSamples, Scenario } from '../../../shared/runs';
 
 /** One lab sheet of labs/sheets/, as the build ships it (scripts/sheets-asset.ts). */
 export interface Sheet {

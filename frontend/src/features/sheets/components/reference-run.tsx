@@ -1,9 +1,6 @@
 import { useId, useMemo } from 'react';
 import { HeaderCell, Measure } from '../../../components/help';
-import { RunCharts } from '../../experiments/components/run-charts';
-import { describeForwardChannel, describeScenario, formatNumber } from '../../experiments/logic/format';
-import { glossary } from '../../experiments/logic/glossary';
-import { flowLabels, lastTime, runCharts } from '../../experiments/logic/series';
+import { RunCharts, describeForwardChannel, describeScenario, formatNumber, glossary, flowLabels, lastTime, runCharts } from '../../../shared/runs';
 import { getReference } from '../api/client';
 import type { ReferenceRun } from '../api/types';
 import { useLoaded } from '../hooks/use-loaded';

@@ -1,6 +1,5 @@
 import { useContext, useState } from 'react';
-import { createRun } from '../../experiments/api/client';
-import { RunPanel } from '../../experiments/components/run-panel';
+import { createRun, RunPanel } from '../../../shared/runs';
 import { type RunBlock, runCommand } from '../logic/widget-blocks';
 import { ReferenceRunView } from './reference-run';
 import { SheetContext } from './sheet-widget';

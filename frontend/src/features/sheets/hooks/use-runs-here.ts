@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { BackendMissingError, getCapabilities } from '../../experiments/api/client';
+import { BackendMissingError } from '../../../shared/api';
+import { getCapabilities } from '../../../shared/runs';
 
 /** Whether this page can start runs: a backend answers (as root), none is there (a static copy), or it failed. */
 export type RunsHere =

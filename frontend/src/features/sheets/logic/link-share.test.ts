@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowSummary } from '../../experiments/api/types';
+import type { FlowSummary } from '../../../shared/runs';
 import { linkShare } from './link-share';
 
 const flow = (fields: Partial<FlowSummary>) => ({ goodput_mbps: 3, direction: 'download', ...fields }) as FlowSummary;

@@ -1,4 +1,4 @@
-import type { FlowSummary } from '../../experiments/api/types';
+import type { FlowSummary } from '../../../shared/runs';
 
 /** What a reference run's scenario tells of its path: the forward link's rate. */
 interface WithForwardRate {

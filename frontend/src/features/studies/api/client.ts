@@ -1,5 +1,4 @@
-import { postJson, request } from '../../../lib/api/request';
-import { apiUrl } from '../../../lib/api/url';
+import { postJson, request, apiUrl } from '../../../shared/api';
 import type { StudyDetail, StudyList, StudyReport, StudyRun, StudyRunRequest } from './types';
 
 /** Where the static build keeps the studies (scripts/studies-asset.ts): beside index.html. */

@@ -1,4 +1,4 @@
-import type { Campaign } from '../../experiments/api/types';
+import type { Campaign } from '../../../shared/runs';
 
 /**
  * What the satlab API says about studies (backend/satlab/api/routes/studies.py), and what the

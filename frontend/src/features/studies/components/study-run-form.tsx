@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError } from '../../../lib/api/request';
+import { ApiError } from '../../../shared/api';
 import { startStudyRun } from '../api/client';
 import type { Selection, Study, StudyRun } from '../api/types';
 import { quickSelection, runCount, studyColumns } from '../logic/report';

@@ -1,4 +1,4 @@
-import { CampaignProgressBar } from '../../experiments/components/campaign-progress';
+import { CampaignProgressBar } from '../../../shared/runs';
 import type { StudyRun } from '../api/types';
 import type { ReportChoice } from '../hooks/use-report-choice';
 

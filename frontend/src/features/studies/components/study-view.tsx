@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { CampaignProgressBar } from '../../experiments/components/campaign-progress';
+import { CampaignProgressBar } from '../../../shared/runs';
 import { studyReportCsvUrl } from '../api/client';
 import type { Study, StudyDetail } from '../api/types';
 import { useReportChoice } from '../hooks/use-report-choice';

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useBurstRefresh } from '../../experiments/hooks/use-burst-refresh';
-import { useCampaignLive } from '../../experiments/hooks/use-campaign-live';
+import { useBurstRefresh, useCampaignLive } from '../../../shared/runs';
 import { getStudyReport } from '../api/client';
 import type { StudyReport } from '../api/types';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { BackendMissingError, BackendUnreachableError } from '../../../lib/api/request';
+import { BackendMissingError, BackendUnreachableError } from '../../../shared/api';
 import { getStaticStudies, getStudy, listStudies } from '../api/client';
 import type { Study, StudyDetail, StudyReport } from '../api/types';
 

@@ -1,7 +1,5 @@
-import { postJson, request } from '../../../lib/api/request';
+import { postJson, request, streamUrl } from '../../api';
 import type { QueuePlace } from '../logic/queue-place';
-import { streamUrl } from '../../../lib/api/url';
-import type { OpenApiDocument } from './limits';
 import type {
   CampaignDetail,
   CampaignList,
@@ -16,10 +14,7 @@ import type {
   StreamEvent,
 } from './types';
 
-export { ApiError, BackendMissingError, BackendUnreachableError, backendAddress } from '../../../lib/api/request';
-
 export const getCapabilities = () => request<Capabilities>('capabilities');
-export const getOpenApi = () => request<OpenApiDocument>('openapi.json');
 export const getLabs = () => request<{ data: Lab[]; count: number }>('labs');
 export const getLab = (name: string) => request<LabDetail>(`labs/${encodeURIComponent(name)}`);
 export const getRun = (runId: string) => request<Run>(`runs/${encodeURIComponent(runId)}`);

@@ -1,6 +1,4 @@
-import { apiUrl } from '../../../lib/api/url';
-
-export { apiUrl, streamUrl } from '../../../lib/api/url';
+import { apiUrl } from '../../api';
 
 export const csvKinds = [
   { kind: 'summary', label: 'Summary', what: 'one row per flow: download time, goodput, FEC and link counters' },

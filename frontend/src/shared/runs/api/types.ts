@@ -242,7 +242,7 @@ export type StreamEvent =
   | ({ type: 'summary' } & RunResult);
 
 /** One entry of a 422 answer's detail (FastAPI's shape). */
-export type { ProblemDetail } from '../../../lib/api/request';
+export type { ProblemDetail } from '../../api';
 
 export type CampaignStatus = 'running' | 'done' | 'cancelled';
 

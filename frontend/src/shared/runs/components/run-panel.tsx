@@ -4,7 +4,7 @@ import { Measure } from '../../../components/help';
 import { SelectField } from '../../../components/form';
 import { useQueuePlace } from '../hooks/use-queue-place';
 import { useRunView } from '../hooks/use-run-view';
-import { describeForwardChannel, describeScenario, formatDuration } from '../logic/format';
+import { describeForwardChannel, describeScenario, formatDuration } from '../logic/run-format';
 import { glossary } from '../logic/glossary';
 import { queueLabel } from '../logic/queue-place';
 import { isFinished, phaseLabel } from '../logic/run-view';

@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import { HeaderCell, Measure } from '../../../components/help';
-import { csvKinds, csvUrl } from '../api/api-url';
+import { csvKinds, csvUrl } from '../api/csv-urls';
 import type { RunResult } from '../api/types';
 import { flowRoles, formatConvergence, formatPercent, formatStartup } from '../logic/flow-metrics';
-import { formatNumber } from '../logic/format';
+import { formatNumber } from '../logic/run-format';
 import { glossary } from '../logic/glossary';
 
 export interface RunSummaryProps {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useState } from 'react';
 import { cancelRun, getSamples, openStream } from '../api/client';
 import type { StreamEvent } from '../api/types';
 import { initialRunView, runViewReducer } from '../logic/run-view';
-import { useBackendConnection, whenUnreachable } from './use-backend';
+import { useBackendConnection, whenUnreachable } from './backend-connection';
 
 /**
  * useRunView follows one run through its stream; when the run has already started, its stored

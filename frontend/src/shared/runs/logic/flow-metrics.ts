@@ -1,5 +1,5 @@
 import type { FlowSummary } from '../api/types';
-import { formatNumber } from './format';
+import { formatNumber } from './run-format';
 
 /** formatStartup gives the start-up's length in s, "not reached" for a finished flow that never reached 90 % of its bottleneck. */
 export function formatStartup(flow: FlowSummary): string {
