@@ -224,6 +224,27 @@ bool swf_decoder_next_rebuilt(swf_decoder *decoder, uint32_t *esi, const uint8_t
 void swf_decoder_get_stats(const swf_decoder *decoder, swf_decoder_stats *stats);
 
 /* ---------------------------------------------------------------------- */
+/* Seeded pseudo-random numbers                                           */
+/*
+ * TinyMT32 (RFC 8682) with the parameters RFC 8681 fixes: the generator of
+ * every draw libswf makes, for callers whose own draws must come from a seed
+ * the same way (satlink's AQM and delay variation). A value type, so that it
+ * can live inside the caller's structs; its state is private. The same seed
+ * gives the same numbers in every build.
+ */
+
+typedef struct swf_prng {
+	uint32_t state[4]; /* private */
+} swf_prng;
+
+/* swf_prng_init seeds *prng; every seed is valid. */
+void swf_prng_init(swf_prng *prng, uint32_t seed);
+
+/* swf_prng_next returns the next number, uniform over the uint32 range
+ * (RFC 8682's tinymt32_generate_uint32). */
+uint32_t swf_prng_next(swf_prng *prng);
+
+/* ---------------------------------------------------------------------- */
 /* Channel models                                                         */
 /*
  * Each model decides, packet by packet, whether the channel loses it. All
@@ -286,21 +307,52 @@ void swf_channel_free(swf_channel *channel);
 /* swf_channel_lost decides whether a packet sent at t_us is lost. */
 bool swf_channel_lost(swf_channel *channel, uint64_t t_us);
 
+/* swf_channel_lost_during decides whether a packet on the air during
+ * [start_us, end_us) is lost: a time-based model (perfect, ge-time, outage,
+ * trace) loses it if it loses any microsecond of that interval, a packet
+ * hit anywhere in its serialisation being lost on a real link; a per-packet
+ * model (bernoulli, ge-packet) decides once, as swf_channel_lost(start_us).
+ * end_us <= start_us is the instant start_us. Times are non-decreasing from
+ * call to call as for swf_channel_lost (a packet's interval begins at or
+ * after the previous one's last microsecond). A time-based model's draws
+ * depend on time alone, so asking this way or at the start of each packet
+ * (swf_loss_rule) changes which packets its lost time hits, never the lost
+ * time itself. */
+bool swf_channel_lost_during(swf_channel *channel, uint64_t start_us, uint64_t end_us);
+
+/* How a packet's fate is decided from a time-based model. */
+typedef enum swf_loss_rule {
+	/* At the start of its serialisation: swf_channel_lost(start). */
+	SWF_LOSS_AT_START = 0,
+	/* By overlap: lost if its time on the air overlaps lost time
+	 * (swf_channel_lost_during). */
+	SWF_LOSS_OVERLAP = 1,
+} swf_loss_rule;
+
 /* ---------------------------------------------------------------------- */
 /* Channel statistics                                                     */
 /*
  * What a channel model does over a stretch of time, computed by running the
  * model itself: the loss process in time, and a constant-rate packet stream
- * through it, decided packet by packet as satlink decides them.
+ * through it, decided packet by packet by either of satlink's rules.
  */
 
 /* A constant-rate stream: packet i (from 0) is sent at
- * floor(i * packet_bytes * 8 / rate_mbps) microseconds (binary64 arithmetic),
- * for every such time before duration_ms. */
+ * t_i = floor(i * packet_bytes * 8 / rate_mbps) microseconds (binary64
+ * arithmetic), for every such time before duration_ms, and decided by
+ * loss_rule: at t_i, or by the overlap of its time on the air,
+ * [t_i, t_i + air_us) with air_us = ceil(packet_bytes * 8 / link_rate_mbps)
+ * (binary64), the link's serialisation time (lost time after duration_ms
+ * counts for a packet sent before it). The fields after packet_bytes may be
+ * left 0: decided at the send time, on a link at the stream's rate. */
 typedef struct swf_stream {
 	double duration_ms;    /* how long the channel runs: (0, 1e12] ms, >= 1 us */
 	double rate_mbps;      /* the stream's rate in Mbit/s: (0, 1e6] */
 	uint32_t packet_bytes; /* bytes per packet, >= 1 */
+	swf_loss_rule loss_rule;
+	/* The rate of the link the stream crosses, [rate_mbps, 1e6]; 0: the
+	 * stream's rate (packets back to back). */
+	double link_rate_mbps;
 } swf_stream;
 
 /* Bursts go into SWF_CHANNEL_BURST_BINS bins of equal width,
@@ -334,15 +386,18 @@ typedef struct swf_channel_stats {
 } swf_channel_stats;
 
 /* swf_stream_check returns NULL if stream is valid, or the name of the first
- * invalid field ("duration_ms", "rate_mbps", "packet_bytes"). */
+ * invalid field ("duration_ms", "rate_mbps", "packet_bytes", "loss_rule",
+ * "link_rate_mbps"). */
 const char *swf_stream_check(const swf_stream *stream);
 
 /* swf_channel_measure runs a fresh channel built from config (its seed
  * included) for stream->duration_ms and fills *stats; the same config and
  * stream give the same figures in every build. It costs time in proportion
  * to the steps, outages or trace intervals of the duration plus the packets
- * of the stream, and allocates only a channel. SWF_E_INVALID (filling
- * nothing) if swf_channel_config_check or swf_stream_check refuses. */
+ * of the stream, and allocates one channel, or two for a time-based model
+ * (one walks the lost time, the other decides the packets). SWF_E_INVALID
+ * (filling nothing) if swf_channel_config_check or swf_stream_check
+ * refuses. */
 swf_status swf_channel_measure(const swf_channel_config *config, const swf_stream *stream,
 			       swf_channel_stats *stats);
 

@@ -28,6 +28,15 @@
  *
  * Send times. A packet's time is max(t_us, the latest t_us seen before).
  *
+ * Overlap (swf_channel_lost_during, [start_us, end_us)). A per-packet model
+ * decides at start_us, as swf_channel_lost. A time-based model is asked at
+ * start_us, then, while the answer is "kept", at each later time its
+ * decision changes (the next step, the outage's start or end, a trace
+ * interval's edge) before end_us; the packet is lost if one answer is. An
+ * empty interval is asked at start_us only. Asking at a change makes the
+ * draws that time would make anyway (the next steps' transitions, the next
+ * outage's jitter), in the same order.
+ *
  * Draws, per model, from the one generator seeded by config->seed:
  * - PERFECT: none; nothing is lost.
  * - BERNOULLI: one draw per packet; lost when u < T(loss).
@@ -310,6 +319,20 @@ bool swf_channel_lost(swf_channel *channel, uint64_t t_us)
 		return trace_lost(channel, t_us);
 	}
 	return false;
+}
+
+bool swf_channel_lost_during(swf_channel *channel, uint64_t start_us, uint64_t end_us)
+{
+	bool lost = swf_channel_lost(channel, start_us);
+	if (!swf_channel_time_based(channel->kind))
+		return lost;
+	while (!lost) {
+		uint64_t change_us = swf_channel_decision_end_us(channel);
+		if (change_us >= end_us)
+			break;
+		lost = swf_channel_lost(channel, change_us);
+	}
+	return lost;
 }
 
 bool swf_channel_time_based(swf_channel_kind kind)

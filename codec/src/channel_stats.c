@@ -6,8 +6,8 @@
  * decision to the next (swf_channel_decision_end_us), asking it about the
  * start of each stretch: the stretches it loses add up to the lost time, and
  * adjacent lost stretches make one burst. The stream's packets are asked
- * about in the same pass, in time order, so one channel serves both: a
- * time-based model's draws do not depend on the times it is asked about.
+ * about by a second channel of the same config, which loses the same time:
+ * a time-based model's draws do not depend on the times it is asked about.
  * A per-packet model has no loss in time, only the stream's packets, whose
  * runs of losses are its bursts.
  *
@@ -30,6 +30,11 @@ const char *swf_stream_check(const swf_stream *stream)
 		return "rate_mbps";
 	if (stream->packet_bytes < 1)
 		return "packet_bytes";
+	if (stream->loss_rule != SWF_LOSS_AT_START && stream->loss_rule != SWF_LOSS_OVERLAP)
+		return "loss_rule";
+	if (!(stream->link_rate_mbps == 0 || (stream->link_rate_mbps >= stream->rate_mbps &&
+					      stream->link_rate_mbps <= MAX_RATE_MBPS)))
+		return "link_rate_mbps";
 	return NULL;
 }
 
@@ -70,11 +75,12 @@ static void follow(loss_run *run, burst_tally *tally, bool lost, uint64_t at)
 	}
 }
 
-/* The stream: packet index and its send time. */
+/* The stream: packet index, its send time and how long it is on the air. */
 typedef struct stream_cursor {
 	double bits;
 	double rate_mbps;
 	uint64_t index, t_us;
+	uint64_t air_us; /* 0: decided at its send time */
 } stream_cursor;
 
 static uint64_t packet_time_us(const stream_cursor *cursor, uint64_t index)
@@ -85,6 +91,13 @@ static uint64_t packet_time_us(const stream_cursor *cursor, uint64_t index)
 static void next_packet(stream_cursor *cursor)
 {
 	cursor->t_us = packet_time_us(cursor, ++cursor->index);
+}
+
+static bool packet_lost(swf_channel *channel, const stream_cursor *cursor)
+{
+	if (cursor->air_us == 0)
+		return swf_channel_lost(channel, cursor->t_us);
+	return swf_channel_lost_during(channel, cursor->t_us, cursor->t_us + cursor->air_us);
 }
 
 swf_status swf_channel_measure(const swf_channel_config *config, const swf_stream *stream,
@@ -104,23 +117,37 @@ swf_status swf_channel_measure(const swf_channel_config *config, const swf_strea
 	burst_tally bursts = {.bin_first = time_based ? 0 : 1,
 			      .bin_width = time_based ? swf_us_from_ms(SWF_CHANNEL_BURST_BIN_MS) : 1};
 	loss_run run = {false, 0};
-	stream_cursor packet = {8.0 * stream->packet_bytes, stream->rate_mbps, 0, 0};
+	double bits = 8.0 * stream->packet_bytes;
+	double link_rate_mbps = stream->link_rate_mbps > 0 ? stream->link_rate_mbps : stream->rate_mbps;
+	stream_cursor packet = {bits, stream->rate_mbps, 0, 0,
+				stream->loss_rule == SWF_LOSS_OVERLAP ? (uint64_t)ceil(bits / link_rate_mbps)
+								      : 0};
 
 	if (time_based) {
+		/* The packets have their own channel: one decided by overlap looks
+		 * ahead of the walk. The draws depend on time alone, so both
+		 * channels lose the same time. */
+		swf_channel *packets_channel;
+		status = swf_channel_new(config, &packets_channel);
+		if (status != SWF_OK) {
+			swf_channel_free(channel);
+			return status;
+		}
 		for (uint64_t t_us = 0; t_us < duration_us;) {
 			bool lost = swf_channel_lost(channel, t_us);
 			uint64_t end_us = swf_channel_decision_end_us(channel);
 			end_us = end_us < duration_us ? end_us : duration_us;
 			follow(&run, &bursts, lost, t_us);
 			lost_us += lost ? end_us - t_us : 0;
-			for (; packet.t_us < end_us; next_packet(&packet))
-				packets_lost += swf_channel_lost(channel, packet.t_us);
 			t_us = end_us;
 		}
 		follow(&run, &bursts, false, duration_us);
+		for (; packet.t_us < duration_us; next_packet(&packet))
+			packets_lost += packet_lost(packets_channel, &packet);
+		swf_channel_free(packets_channel);
 	} else {
 		for (; packet.t_us < duration_us; next_packet(&packet)) {
-			bool lost = swf_channel_lost(channel, packet.t_us);
+			bool lost = packet_lost(channel, &packet);
 			packets_lost += lost;
 			follow(&run, &bursts, lost, packet.index);
 		}

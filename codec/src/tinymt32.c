@@ -1,7 +1,7 @@
 /*
  * tinymt32.c - TinyMT32 (RFC 8682, section 2.1), with the parameter set that
  * RFC 8681 fixes for its coding coefficients. The generator itself is inline
- * in tinymt32.h.
+ * in tinymt32.h; swf_prng_init and swf_prng_next are swf.h's face of it.
  */
 #include "tinymt32.h"
 
@@ -9,7 +9,7 @@ enum { MIN_LOOP = 8, PRE_LOOP = 8 };
 
 void swf_tinymt32_init(swf_tinymt32 *s, uint32_t seed)
 {
-	uint32_t *st = s->status;
+	uint32_t *st = s->state;
 
 	st[0] = seed;
 	st[1] = SWF_TINYMT32_MAT1;
@@ -26,4 +26,14 @@ void swf_tinymt32_init(swf_tinymt32 *s, uint32_t seed)
 	}
 	for (int i = 0; i < PRE_LOOP; i++)
 		swf_tinymt32_next_state(s);
+}
+
+void swf_prng_init(swf_prng *prng, uint32_t seed)
+{
+	swf_tinymt32_init(prng, seed);
+}
+
+uint32_t swf_prng_next(swf_prng *prng)
+{
+	return swf_tinymt32_next(prng);
 }

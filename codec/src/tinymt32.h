@@ -10,9 +10,11 @@
 
 #include <stdint.h>
 
-typedef struct swf_tinymt32 {
-	uint32_t status[4];
-} swf_tinymt32;
+#include "swf.h"
+
+/* The generator's state is swf.h's swf_prng: callers outside the library
+ * draw from the same generator through swf_prng_init and swf_prng_next. */
+typedef swf_prng swf_tinymt32;
 
 #define SWF_TINYMT32_MAT1 0x8f7011eeu
 #define SWF_TINYMT32_MAT2 0xfc78ff1fu
@@ -27,7 +29,7 @@ void swf_tinymt32_init(swf_tinymt32 *s, uint32_t seed);
  * when it was a call). */
 static inline void swf_tinymt32_next_state(swf_tinymt32 *s)
 {
-	uint32_t *st = s->status;
+	uint32_t *st = s->state;
 	uint32_t x = (st[0] & 0x7fffffffu) ^ st[1] ^ st[2];
 	uint32_t y = st[3];
 
@@ -48,8 +50,8 @@ static inline void swf_tinymt32_next_state(swf_tinymt32 *s)
 static inline uint32_t swf_tinymt32_next(swf_tinymt32 *s)
 {
 	swf_tinymt32_next_state(s);
-	uint32_t t0 = s->status[3];
-	uint32_t t1 = s->status[0] + (s->status[2] >> 8);
+	uint32_t t0 = s->state[3];
+	uint32_t t1 = s->state[0] + (s->state[2] >> 8);
 
 	t0 ^= t1;
 	return t0 ^ (-(t1 & 1) & SWF_TINYMT32_TMAT); /* if (t1 & 1) t0 ^= tmat */

@@ -36,6 +36,14 @@ static inline void check_expected_kernel(void)
 	}
 }
 
+/* A channel of config; the test fails if libswf refuses it. */
+static inline swf_channel *check_channel_new(const swf_channel_config *config)
+{
+	swf_channel *channel;
+	CHECK_OK(swf_channel_new(config, &channel));
+	return channel;
+}
+
 /* A small seeded generator for test data (splitmix64), independent of the
  * library's own TinyMT32 so tests do not lean on the code they test. */
 static inline uint64_t test_rand(uint64_t *state)

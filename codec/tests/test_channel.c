@@ -21,18 +21,11 @@ typedef struct loss_counts {
 	uint64_t packets, lost, bursts; /* a burst is a maximal run of losses */
 } loss_counts;
 
-static swf_channel *channel_from(const swf_channel_config *config)
-{
-	swf_channel *channel;
-	CHECK_OK(swf_channel_new(config, &channel));
-	return channel;
-}
-
 /* Sends packets at t_us = i * interval_us and counts the losses and bursts. */
 static loss_counts count_losses(const swf_channel_config *config, uint64_t packets,
 				uint64_t interval_us)
 {
-	swf_channel *channel = channel_from(config);
+	swf_channel *channel = check_channel_new(config);
 	loss_counts counts = {packets, 0, 0};
 	bool previous = false;
 	for (uint64_t i = 0; i < packets; i++) {
@@ -109,8 +102,8 @@ static void test_ge_time_steps(void)
 {
 	swf_channel_config config = {.kind = SWF_CHANNEL_GE_TIME, .seed = 5, .p = 0.1,
 				     .q = 0.3, .step_ms = 10.0};
-	swf_channel *every_ms = channel_from(&config);
-	swf_channel *sparse = channel_from(&config);
+	swf_channel *every_ms = check_channel_new(&config);
+	swf_channel *sparse = check_channel_new(&config);
 	bool step_state = false;
 	uint64_t bad_steps = 0;
 	for (uint64_t ms = 0; ms < 200000; ms++) {
@@ -133,7 +126,7 @@ static void test_outage_periodic(void)
 {
 	swf_channel_config config = {.kind = SWF_CHANNEL_OUTAGE, .seed = 6, .period_ms = 258.0,
 				     .duration_ms = 15.5, .phase_ms = 3.0};
-	swf_channel *channel = channel_from(&config);
+	swf_channel *channel = check_channel_new(&config);
 	for (uint64_t t_us = 0; t_us < 100 * 258000; t_us += 100) {
 		bool in_outage = t_us >= 3000 && (t_us - 3000) % 258000 < 15500;
 		CHECK(swf_channel_lost(channel, t_us) == in_outage);
@@ -148,7 +141,7 @@ static void test_outage_jitter(void)
 {
 	swf_channel_config config = {.kind = SWF_CHANNEL_OUTAGE, .seed = 7, .period_ms = 258.0,
 				     .duration_ms = 15.5, .phase_ms = 3.0, .jitter_ms = 20.0};
-	swf_channel *channel = channel_from(&config);
+	swf_channel *channel = check_channel_new(&config);
 	uint64_t runs = 0, run_packets = 0;
 	bool offsets_seen[201] = {false}; /* start - window start, in packets */
 	unsigned distinct_offsets = 0;
@@ -196,7 +189,7 @@ static void test_trace(void)
 			 {26499, false}, {26500, true}, {35000, true}, {45000, false},
 			 {25000000 + 10000, true}};
 
-	swf_channel *channel = channel_from(&config);
+	swf_channel *channel = check_channel_new(&config);
 	/* The channel keeps its own copy: the caller's array may change. */
 	intervals[0] = (swf_loss_interval){0.0, 100.0};
 	for (size_t i = 0; i < sizeof(once) / sizeof(once[0]); i++)
@@ -205,7 +198,7 @@ static void test_trace(void)
 
 	intervals[0] = (swf_loss_interval){1.5, 3.0};
 	config.trace_period_ms = 25.0;
-	channel = channel_from(&config);
+	channel = check_channel_new(&config);
 	for (size_t i = 0; i < sizeof(repeating) / sizeof(repeating[0]); i++)
 		CHECK(swf_channel_lost(channel, repeating[i].t_us) == repeating[i].lost);
 	swf_channel_free(channel);
@@ -245,7 +238,7 @@ static void test_earlier_time_counts_as_latest(void)
 {
 	swf_channel_config outage = {.kind = SWF_CHANNEL_OUTAGE, .period_ms = 258.0,
 				     .duration_ms = 15.5, .phase_ms = 5.0};
-	swf_channel *channel = channel_from(&outage);
+	swf_channel *channel = check_channel_new(&outage);
 	CHECK(swf_channel_lost(channel, 10000));
 	CHECK(swf_channel_lost(channel, 1000)); /* as if sent at 10000 */
 	CHECK(!swf_channel_lost(channel, 20500));
@@ -254,7 +247,7 @@ static void test_earlier_time_counts_as_latest(void)
 	swf_loss_interval interval = {1.0, 2.0};
 	swf_channel_config trace = {.kind = SWF_CHANNEL_TRACE, .intervals = &interval,
 				    .interval_count = 1};
-	channel = channel_from(&trace);
+	channel = check_channel_new(&trace);
 	CHECK(swf_channel_lost(channel, 1500));
 	CHECK(swf_channel_lost(channel, 0)); /* as if sent at 1500 */
 	swf_channel_free(channel);
@@ -372,7 +365,7 @@ static void test_config_check(void)
 static void decisions(const swf_channel_config *config, uint64_t interval_us, bool *lost,
 		      size_t packets)
 {
-	swf_channel *channel = channel_from(config);
+	swf_channel *channel = check_channel_new(config);
 	for (size_t i = 0; i < packets; i++)
 		lost[i] = swf_channel_lost(channel, i * interval_us);
 	swf_channel_free(channel);

@@ -7,8 +7,11 @@
  * a trace's touching intervals make one burst; a burst cut by the end of
  * the duration keeps the length it had; per-packet models have no time loss
  * and bursts counted in packets; the stream's packet count and losses are
- * those of swf_channel_lost asked at each packet's send time; the same seed
- * repeats the figures; invalid inputs are named and change nothing.
+ * those of swf_channel_lost asked at each packet's send time, or by overlap
+ * those of swf_channel_lost_during over its time on the air (the DVB preset
+ * then loses (15.2 + air time) / 258 of the packets), with the same lost
+ * time; the same seed repeats the figures; invalid inputs are named and
+ * change nothing.
  *
  * Tolerances are those the brief states for the presets (2.5 and 3.5
  * standard deviations of the estimates over an hour) or exact where the
@@ -20,7 +23,8 @@
 
 #define HOUR_MS 3600e3
 
-static const swf_stream STREAM_10_MBPS = {HOUR_MS, 10.0, 1400};
+static const swf_stream STREAM_10_MBPS = {.duration_ms = HOUR_MS, .rate_mbps = 10.0,
+					  .packet_bytes = 1400};
 
 /* The optical preset of labs/geo-optical.yaml: q = step / mean burst,
  * p = q * r / (1 - r). */
@@ -91,7 +95,8 @@ static void test_touching_trace_intervals_are_one_burst(void)
 	const swf_loss_interval intervals[] = {{100.0, 350.5}, {2000.0, 2040.0}, {2040.0, 2041.25}};
 	swf_channel_config config = {.kind = SWF_CHANNEL_TRACE, .intervals = intervals,
 				     .interval_count = 3, .trace_period_ms = 5000.0};
-	swf_stream stream = {10000.0, 8.0, 1000}; /* a packet every ms */
+	/* A packet every ms. */
+	swf_stream stream = {.duration_ms = 10000.0, .rate_mbps = 8.0, .packet_bytes = 1000};
 	swf_channel_stats stats = stats_of(&config, &stream);
 	CHECK(stats.bursts == 4); /* twice: 250.5 ms and 41.25 ms */
 	CHECK(stats.burst_min == 41.25 && stats.burst_max == 250.5);
@@ -106,7 +111,7 @@ static void test_a_burst_cut_by_the_end_keeps_its_length(void)
 {
 	swf_channel_config config = {.kind = SWF_CHANNEL_OUTAGE, .period_ms = 100.0,
 				     .duration_ms = 50.0};
-	swf_stream stream = {125.0, 8.0, 1000};
+	swf_stream stream = {.duration_ms = 125.0, .rate_mbps = 8.0, .packet_bytes = 1000};
 	swf_channel_stats stats = stats_of(&config, &stream);
 	CHECK(stats.bursts == 2 && stats.burst_min == 25.0 && stats.burst_max == 50.0);
 	CHECK(stats.time_lost_ratio == 75.0 / 125.0);
@@ -114,7 +119,8 @@ static void test_a_burst_cut_by_the_end_keeps_its_length(void)
 
 static void test_per_packet_models_count_bursts_in_packets(void)
 {
-	swf_stream stream = {100e3, 10.0, 1250}; /* 1000 packets a second */
+	/* 1000 packets a second. */
+	swf_stream stream = {.duration_ms = 100e3, .rate_mbps = 10.0, .packet_bytes = 1250};
 	swf_channel_config bernoulli = {.kind = SWF_CHANNEL_BERNOULLI, .seed = 3, .loss = 0.05};
 	swf_channel_stats stats = stats_of(&bernoulli, &stream);
 	CHECK(!stats.time_based && isnan(stats.time_lost_ratio) && stats.lost_us == 0);
@@ -144,7 +150,8 @@ static void test_stream_losses_are_the_channels_decisions(void)
 		 .phase_ms = 3.0, .jitter_ms = 40.0},
 		{.kind = SWF_CHANNEL_BERNOULLI, .seed = 5, .loss = 0.02},
 	};
-	swf_stream stream = {60e3, 12.0, 1400}; /* 933.3 us apart: not whole microseconds */
+	/* 933.3 us apart: not whole microseconds. */
+	swf_stream stream = {.duration_ms = 60e3, .rate_mbps = 12.0, .packet_bytes = 1400};
 	for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
 		swf_channel_stats stats = stats_of(&configs[c], &stream);
 		swf_channel *channel;
@@ -158,6 +165,56 @@ static void test_stream_losses_are_the_channels_decisions(void)
 	}
 }
 
+/* By overlap, the stream's packets are those a loop asking
+ * swf_channel_lost_during over [t, t + ceil(bits / link rate)) would lose;
+ * the lost time is the same as by the start rule. */
+static void test_stream_losses_by_overlap_are_the_channels_decisions(void)
+{
+	swf_channel_config configs[] = {
+		optical(),
+		{.kind = SWF_CHANNEL_OUTAGE, .seed = 9, .period_ms = 258.0, .duration_ms = 15.2,
+		 .phase_ms = 3.0, .jitter_ms = 40.0},
+		{.kind = SWF_CHANNEL_BERNOULLI, .seed = 5, .loss = 0.02},
+	};
+	/* 1120 us apart, 933.3 us on the air (ceil: 934). */
+	swf_stream at_start = {.duration_ms = 60e3, .rate_mbps = 10.0, .packet_bytes = 1400};
+	swf_stream overlap = at_start;
+	overlap.loss_rule = SWF_LOSS_OVERLAP;
+	overlap.link_rate_mbps = 12.0;
+	for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
+		swf_channel_stats stats = stats_of(&configs[c], &overlap);
+		swf_channel_stats start_stats = stats_of(&configs[c], &at_start);
+		swf_channel *channel;
+		CHECK_OK(swf_channel_new(&configs[c], &channel));
+		uint64_t packets = 0, lost = 0;
+		for (uint64_t t_us; (t_us = packets * 1120) < 60000000u; packets++)
+			lost += swf_channel_lost_during(channel, t_us, t_us + 934);
+		swf_channel_free(channel);
+		CHECK(stats.packets == packets && stats.packets_lost == lost);
+		CHECK(stats.lost_us == start_stats.lost_us && stats.bursts == start_stats.bursts);
+		if (stats.time_based)
+			CHECK(stats.packets_lost > start_stats.packets_lost);
+		else
+			CHECK(stats.packets_lost == start_stats.packets_lost);
+	}
+}
+
+/* By overlap, a packet of the DVB preset is lost if it starts within its
+ * air time before an outage or during one: (15.2 + 1.12) / 258 of them for
+ * 1400-byte packets back to back at 10 Mbit/s, 14 or 15 packets an
+ * outage. */
+static void test_dvb_train_preset_by_overlap(void)
+{
+	swf_channel_config config = {.kind = SWF_CHANNEL_OUTAGE, .seed = 1, .period_ms = 258.0,
+				     .duration_ms = 15.2};
+	swf_stream stream = STREAM_10_MBPS;
+	stream.loss_rule = SWF_LOSS_OVERLAP;
+	swf_channel_stats stats = stats_of(&config, &stream);
+	printf("dvb by overlap: %.4f %% of packets\n", 100 * stats.packet_loss_ratio);
+	CHECK(stats.lost_us == 13954u * 15200u);
+	CHECK(fabs(stats.packet_loss_ratio - (15.2 + 1.12) / 258) <= 0.002);
+}
+
 static void test_perfect_loses_nothing(void)
 {
 	swf_channel_config config = {.kind = SWF_CHANNEL_PERFECT};
@@ -169,7 +226,7 @@ static void test_perfect_loses_nothing(void)
 static void test_the_seed_repeats_the_figures(void)
 {
 	swf_channel_config config = optical();
-	swf_stream stream = {600e3, 10.0, 1400};
+	swf_stream stream = {.duration_ms = 600e3, .rate_mbps = 10.0, .packet_bytes = 1400};
 	swf_channel_stats first = stats_of(&config, &stream), again = stats_of(&config, &stream);
 	CHECK(memcmp(&first, &again, sizeof first) == 0);
 	config.seed = 2;
@@ -180,14 +237,24 @@ static void test_the_seed_repeats_the_figures(void)
 static void test_invalid_inputs_are_named(void)
 {
 	swf_channel_config config = optical();
-	swf_stream good = {1000.0, 10.0, 1400};
-	swf_stream bad_duration = {0.0, 10.0, 1400}, nan_duration = {NAN, 10.0, 1400},
-		   bad_rate = {1000.0, 0.0, 1400}, bad_bytes = {1000.0, 10.0, 0};
+	swf_stream good = {.duration_ms = 1000.0, .rate_mbps = 10.0, .packet_bytes = 1400};
+	swf_stream bad_duration = good, nan_duration = good, bad_rate = good, bad_bytes = good,
+		   bad_rule = good, slow_link = good, fast_link = good;
+	bad_duration.duration_ms = 0.0;
+	nan_duration.duration_ms = NAN;
+	bad_rate.rate_mbps = 0.0;
+	bad_bytes.packet_bytes = 0;
+	bad_rule.loss_rule = (swf_loss_rule)2;
+	slow_link.link_rate_mbps = 9.0; /* below the stream's 10 */
+	fast_link.link_rate_mbps = 2e6;
 	CHECK(swf_stream_check(&good) == NULL);
 	CHECK(strcmp(swf_stream_check(&bad_duration), "duration_ms") == 0);
 	CHECK(strcmp(swf_stream_check(&nan_duration), "duration_ms") == 0);
 	CHECK(strcmp(swf_stream_check(&bad_rate), "rate_mbps") == 0);
 	CHECK(strcmp(swf_stream_check(&bad_bytes), "packet_bytes") == 0);
+	CHECK(strcmp(swf_stream_check(&bad_rule), "loss_rule") == 0);
+	CHECK(strcmp(swf_stream_check(&slow_link), "link_rate_mbps") == 0);
+	CHECK(strcmp(swf_stream_check(&fast_link), "link_rate_mbps") == 0);
 
 	swf_channel_stats stats, untouched;
 	memset(&stats, 0xA5, sizeof stats);
@@ -206,6 +273,8 @@ int main(void)
 	test_a_burst_cut_by_the_end_keeps_its_length();
 	test_per_packet_models_count_bursts_in_packets();
 	test_stream_losses_are_the_channels_decisions();
+	test_stream_losses_by_overlap_are_the_channels_decisions();
+	test_dvb_train_preset_by_overlap();
 	test_perfect_loses_nothing();
 	test_the_seed_repeats_the_figures();
 	test_invalid_inputs_are_named();

@@ -2,7 +2,9 @@
  * test_channel_vectors.c - proves that the C channel models decide exactly as
  * the independent Python reference (tests/vectors/channel_reference.py) does:
  * for every case file in tests/vectors/channel, a channel built from the
- * case's config loses exactly the packets the case lists, packet by packet.
+ * case's config loses exactly the packets the case lists, packet by packet
+ * (asked at each send time, or by overlap of each packet's time on the air
+ * where the case gives one).
  * And that swf_channel_measure gives exactly the figures of the independent
  * reference (tests/vectors/channel_stats_reference.py) for every case file in
  * tests/vectors/channel/stats. The WebAssembly build checks the same files,
@@ -152,6 +154,10 @@ static void check_case(const char *path, void *ctx)
 	swf_channel_config config = read_config(path, root);
 	uint64_t interval_us = read_uint(path, json_get(root, "interval_us"), "interval_us", 1e12);
 	uint64_t packets = read_uint(path, json_get(root, "packets"), "packets", 1e9);
+	/* Cases with air_us are decided by overlap: packet i on the air during
+	 * [i * interval_us, + air_us). */
+	const json_value *air = json_get(root, "air_us");
+	uint64_t air_us = air ? read_uint(path, air, "air_us", 1e12) : 0;
 	const json_value *lost = json_get(root, "lost");
 	require(json_type(lost) == JSON_ARRAY, path, "lost must be an array");
 
@@ -169,7 +175,9 @@ static void check_case(const char *path, void *ctx)
 			expected = index == i;
 		}
 		next_lost += expected;
-		bool decided = swf_channel_lost(channel, i * interval_us);
+		bool decided = air ? swf_channel_lost_during(channel, i * interval_us,
+							     i * interval_us + air_us)
+				   : swf_channel_lost(channel, i * interval_us);
 		if (decided != expected && mismatches++ < 5)
 			fprintf(stderr, "%s: packet %llu (t_us %llu): expected %s, the channel %s it\n",
 				path, (unsigned long long)i, (unsigned long long)(i * interval_us),
@@ -215,6 +223,17 @@ static void check_stats_case(const char *path, void *ctx)
 		.packet_bytes = (uint32_t)read_uint(path, json_get(stream_json, "packet_bytes"),
 						    "stream.packet_bytes", UINT32_MAX),
 	};
+	/* Optional: the loss rule ("start" or "overlap") and the link's rate. */
+	const json_value *rule = json_get(stream_json, "loss_rule");
+	if (rule) {
+		const char *name = json_string(rule);
+		require(name && (strcmp(name, "start") == 0 || strcmp(name, "overlap") == 0), path,
+			"stream.loss_rule must be \"start\" or \"overlap\"");
+		stream.loss_rule = strcmp(name, "overlap") == 0 ? SWF_LOSS_OVERLAP : SWF_LOSS_AT_START;
+	}
+	const json_value *link_rate = json_get(stream_json, "link_rate_mbps");
+	if (link_rate)
+		stream.link_rate_mbps = read_number(path, link_rate, "link_rate_mbps");
 	const json_value *expected = json_get(root, "stats");
 	swf_channel_stats stats;
 	CHECK_OK(swf_channel_measure(&config, &stream, &stats));

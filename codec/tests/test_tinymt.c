@@ -1,6 +1,7 @@
 /*
  * test_tinymt.c - proves that TinyMT32 and the coding coefficients follow
- * RFC 8682 and RFC 8681: the generator's published first outputs, the
+ * RFC 8682 and RFC 8681: the generator's published first outputs (also
+ * through swf.h's swf_prng, the same generator for callers), the
  * published coefficients for repair keys 0 and 1, and the density that DT
  * sets ((DT + 1) / 16 non-zero; never zero with DT 15).
  */
@@ -16,6 +17,20 @@ static void test_first_outputs_for_seed_1(void)
 	swf_tinymt32_init(&prng, 1);
 	for (size_t i = 0; i < sizeof(expected) / sizeof(expected[0]); i++)
 		CHECK(swf_tinymt32_next(&prng) == expected[i]);
+}
+
+static void test_public_prng_is_the_same_generator(void)
+{
+	swf_tinymt32 internal;
+	swf_prng public;
+	for (uint32_t seed = 0; seed < 100; seed++) {
+		swf_tinymt32_init(&internal, seed);
+		swf_prng_init(&public, seed);
+		for (int i = 0; i < 100; i++)
+			CHECK(swf_prng_next(&public) == swf_tinymt32_next(&internal));
+	}
+	swf_prng_init(&public, 1);
+	CHECK(swf_prng_next(&public) == 2545341989u); /* RFC 8682, section 3 */
 }
 
 static void test_coefficients_of_keys_0_and_1(void)
@@ -69,6 +84,7 @@ static void test_rejects_invalid_arguments(void)
 int main(void)
 {
 	test_first_outputs_for_seed_1();
+	test_public_prng_is_the_same_generator();
 	test_coefficients_of_keys_0_and_1();
 	test_prefix_is_stable();
 	test_density_follows_dt();

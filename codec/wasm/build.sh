@@ -52,7 +52,7 @@ _swfw_encoder_new,_swf_encoder_free,_swf_encoder_add_source,_swfw_encoder_build_
 _swfw_decoder_new,_swf_decoder_free,_swf_decoder_add_source,_swfw_decoder_add_repair,\
 _swf_decoder_next_rebuilt,_swfw_decoder_stats,\
 _swfw_channel_config_new,_swfw_channel_config_free,_swf_channel_new,_swf_channel_free,\
-_swfw_channel_lost,_swfw_channel_measure,\
+_swfw_channel_lost,_swfw_channel_lost_during,_swfw_channel_measure,\
 _swfw_residual_new,_swfw_residual_advance,_swf_residual_free
 
 emcc -O3 -msimd128 -Wall -Wextra -std=c11 \

@@ -214,13 +214,21 @@ void swfw_channel_config_free(swf_channel_config *config)
 /* Measures the channel of config over the stream (swf_channel_measure) and
  * writes swf_channel_stats as doubles, in the struct's field order, the
  * histogram last (SWF_CHANNEL_BURST_BINS of them); every count stays exact
- * below 2^53. On SWF_E_INVALID, *invalid_field names the first invalid field
- * of swf_stream; otherwise it is NULL. */
+ * below 2^53. loss_rule is swf_loss_rule's value (checked by
+ * swf_stream_check). On SWF_E_INVALID, *invalid_field names the first
+ * invalid field of swf_stream; otherwise it is NULL. */
 swf_status swfw_channel_measure(const swf_channel_config *config, double duration_ms,
-				double rate_mbps, uint32_t packet_bytes,
-				double out[11 + SWF_CHANNEL_BURST_BINS], const char **invalid_field)
+				double rate_mbps, uint32_t packet_bytes, uint32_t loss_rule,
+				double link_rate_mbps, double out[11 + SWF_CHANNEL_BURST_BINS],
+				const char **invalid_field)
 {
-	swf_stream stream = {duration_ms, rate_mbps, packet_bytes};
+	swf_stream stream = {
+		.duration_ms = duration_ms,
+		.rate_mbps = rate_mbps,
+		.packet_bytes = packet_bytes,
+		.loss_rule = (swf_loss_rule)loss_rule,
+		.link_rate_mbps = link_rate_mbps,
+	};
 	swf_channel_stats stats;
 
 	*invalid_field = swf_stream_check(&stream);
@@ -249,6 +257,12 @@ swf_status swfw_channel_measure(const swf_channel_config *config, double duratio
 bool swfw_channel_lost(swf_channel *channel, double t_us)
 {
 	return swf_channel_lost(channel, (uint64_t)t_us);
+}
+
+/* Times arrive as doubles: the wrapper checks they are integers below 2^53. */
+bool swfw_channel_lost_during(swf_channel *channel, double start_us, double end_us)
+{
+	return swf_channel_lost_during(channel, (uint64_t)start_us, (uint64_t)end_us);
 }
 
 /* Builds a residual-loss stream from JavaScript numbers (first_packet arrives

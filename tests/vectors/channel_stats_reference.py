@@ -4,7 +4,9 @@ Written from codec/include/swf.h (section "Channel statistics"), on top of
 channel_reference.py's models, sharing no code with the C library: a
 time-based model's lost time is built here as explicit intervals from each
 model's definition (bad steps, outages, trace intervals repeated), where the
-C library walks the model from one change of its decision to the next.
+C library walks the model from one change of its decision to the next. A
+packet decided by overlap is lost if its time on the air meets one of those
+intervals, where the C library asks the model at each change within it.
 Plain and slow on purpose.
 """
 
@@ -53,6 +55,24 @@ def lost_intervals_us(kind: str, seed: int, params: Params, duration_us: int) ->
     return [(start, end) for start, end in clipped if start < end]
 
 
+def lost_by_overlap(kind: str, seed: int, params: Params, starts: list[int], air_us: int) -> list[bool]:
+    """Whether each packet, on the air during [start, start + air_us) (an
+    instant if air_us is 0), is lost by overlap: for a time-based model, if
+    that time meets one of the model's lost intervals; a per-packet model
+    decides at the start. starts must not decrease."""
+    if kind not in TIME_BASED:
+        channel = Channel(kind, seed, params)
+        return [channel.lost(start) for start in starts]
+    horizon = (starts[-1] if starts else 0) + max(air_us, 1)
+    intervals = lost_intervals_us(kind, seed, params, horizon)  # sorted, none overlapping
+    decisions, first = [], 0
+    for start in starts:
+        while first < len(intervals) and intervals[first][1] <= start:
+            first += 1
+        decisions.append(first < len(intervals) and intervals[first][0] < start + max(air_us, 1))
+    return decisions
+
+
 def merged(intervals: list[tuple[int, int]]) -> list[int]:
     """Lengths of the bursts: intervals that touch or overlap make one."""
     bursts: list[list[int]] = []
@@ -80,10 +100,15 @@ def measure(kind: str, seed: int, params: Params, stream: dict[str, Any]) -> dic
     """The figures of swf_channel_stats, named as its fields; NaN as None."""
     duration_us = ms_to_us(stream["duration_ms"])
     bits = 8.0 * stream["packet_bytes"]
-    channel = Channel(kind, seed, params)
-    decisions = []
-    while (t_us := int(len(decisions) * bits / stream["rate_mbps"])) < duration_us:
-        decisions.append(channel.lost(t_us))
+    starts = []
+    while (t_us := int(len(starts) * bits / stream["rate_mbps"])) < duration_us:
+        starts.append(t_us)
+    if stream.get("loss_rule", "start") == "overlap":
+        link_rate_mbps = stream.get("link_rate_mbps") or stream["rate_mbps"]
+        decisions = lost_by_overlap(kind, seed, params, starts, math.ceil(bits / link_rate_mbps))
+    else:
+        channel = Channel(kind, seed, params)
+        decisions = [channel.lost(start) for start in starts]
 
     time_based = kind in TIME_BASED
     if time_based:

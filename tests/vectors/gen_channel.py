@@ -3,8 +3,10 @@ and the channel-statistics vectors, tests/vectors/channel/stats/<case>.json.
 
 Each file is one case: the channel config (kind, seed, params named as the
 fields of swf_channel_config), then either the packet schedule (packet i is
-sent at t_us = i * interval_us, for i < packets) and the indices of the
-packets that channel_reference.py loses, or a stream (swf_stream) and the
+sent at t_us = i * interval_us, for i < packets, and with air_us on the air
+for the cases decided by overlap) and the indices of the packets that
+channel_reference.py (channel_stats_reference.py by overlap) loses, or a
+stream (swf_stream) and the
 figures channel_stats_reference.py measures. See tests/vectors/README.md,
 sections "channel" and "channel/stats".
 
@@ -17,7 +19,7 @@ import json
 from pathlib import Path
 
 from channel_reference import Params, lost_indices
-from channel_stats_reference import measure
+from channel_stats_reference import lost_by_overlap, measure
 
 OUT_DIR = Path(__file__).resolve().parent / "channel"
 PACKETS = 10000
@@ -89,6 +91,23 @@ CASES: dict[str, tuple[str, int, Params, int]] = {
     ),
 }
 
+# Packets on the air for air_us from their send time, decided by overlap
+# (swf_channel_lost_during). name: (kind, seed, params, interval_us, air_us)
+OVERLAP_CASES: dict[str, tuple[str, int, Params, int, int]] = {
+    # 1400 bytes at 12 Mbit/s (934 us on the air), sent at 10 Mbit/s.
+    "ge_time_optical_overlap": ("ge_time", 7, OPTICAL, 1120, 934),
+    "outage_dvb_train_jitter_overlap": ("outage", 16, {**DVB_TRAIN, "phase_ms": 40.0, "jitter_ms": 20.0},
+                                        1120, 934),
+    # Back to back, and longer than a step: a packet meets two or three steps.
+    "ge_time_uneven_step_overlap": ("ge_time", 14, {"p": 0.05, "q": 0.5, "step_ms": 7.3}, 9000, 9000),
+    "trace_repeating_overlap": ("trace", 19, CASES["trace_repeating"][2], 1000, 500),
+    # Air time 0: the instant at the start, as swf_channel_lost.
+    "outage_instant_overlap": ("outage", 3, {"period_ms": 10.0, "duration_ms": 2.5}, 700, 0),
+    # Per-packet models decide at the start whatever the air time.
+    "bernoulli_overlap": ("bernoulli", 7, {"loss": 0.01}, 1000, 5000),
+    "ge_packet_overlap": ("ge_packet", 11, CASES["ge_packet"][2], 1000, 5000),
+}
+
 # The optical preset of labs/geo-optical.yaml: p and q from 2.56 % of the time
 # lost in bursts of mean 16.7 ms (q = step / burst, p = q * r / (1 - r)), with
 # the seed a run's plan gives its forward channel in iteration 0.
@@ -96,6 +115,7 @@ OPTICAL_Q = 10.0 / 16.7
 OPTICAL_PRESET: Params = {"p": OPTICAL_Q * 0.0256 / (1 - 0.0256), "q": OPTICAL_Q, "step_ms": 10.0}
 DVB_TRAIN_PRESET: Params = {"period_ms": 258.0, "duration_ms": 15.2}
 UDP_10_MBPS = {"rate_mbps": 10.0, "packet_bytes": 1400}
+OVERLAP_12_MBPS = {"loss_rule": "overlap", "link_rate_mbps": 12.0}
 
 # name: (kind, seed, params, stream)
 STATS_CASES: dict[str, tuple[str, int, Params, dict]] = {
@@ -117,6 +137,19 @@ STATS_CASES: dict[str, tuple[str, int, Params, dict]] = {
     "trace_repeating": ("trace", 19, CASES["trace_repeating"][2], {"duration_ms": 10000.0, **UDP_10_MBPS}),
     "bernoulli_1pct": ("bernoulli", 7, {"loss": 0.01}, {"duration_ms": 20000.0, **UDP_10_MBPS}),
     "ge_packet": ("ge_packet", 11, CASES["ge_packet"][2], {"duration_ms": 20000.0, **UDP_10_MBPS}),
+    # By overlap: the presets' 10 Mbit/s stream on their 12 Mbit/s link (934 us on the air).
+    "ge_time_optical_preset_overlap": ("ge_time", 2521958666, OPTICAL_PRESET,
+                                       {"duration_ms": 60000.0, **UDP_10_MBPS, **OVERLAP_12_MBPS}),
+    "outage_dvb_train_preset_overlap": ("outage", 2521958666, DVB_TRAIN_PRESET,
+                                        {"duration_ms": 60000.0, **UDP_10_MBPS, **OVERLAP_12_MBPS}),
+    # Back to back at 12 Mbit/s: 933 or 934 us apart, 934 on the air.
+    "outage_jitter_overlap": ("outage", 16, {**DVB_TRAIN, "phase_ms": 40.0, "jitter_ms": 20.0},
+                              {"duration_ms": 20000.0, "rate_mbps": 12.0, "packet_bytes": 1400,
+                               "loss_rule": "overlap"}),
+    "trace_overlap": ("trace", 18, {"intervals": TRACE},
+                      {"duration_ms": 15000.0, **UDP_10_MBPS, **OVERLAP_12_MBPS}),
+    "bernoulli_1pct_overlap": ("bernoulli", 7, {"loss": 0.01},
+                               {"duration_ms": 20000.0, **UDP_10_MBPS, **OVERLAP_12_MBPS}),
 }
 
 
@@ -144,6 +177,19 @@ def main() -> None:
             "interval_us": interval_us,
             "packets": PACKETS,
             "lost": lost,
+        }
+        (out_dir / f"{name}.json").write_text(json.dumps(case) + "\n")
+    for name, (kind, seed, params, interval_us, air_us) in OVERLAP_CASES.items():
+        starts = [i * interval_us for i in range(PACKETS)]
+        decisions = lost_by_overlap(kind, seed, params, starts, air_us)
+        case = {
+            "kind": kind,
+            "seed": seed,
+            "params": params,
+            "interval_us": interval_us,
+            "air_us": air_us,
+            "packets": PACKETS,
+            "lost": [i for i, lost in enumerate(decisions) if lost],
         }
         (out_dir / f"{name}.json").write_text(json.dumps(case) + "\n")
     write_stats_cases(stats_dir)

@@ -16,6 +16,7 @@ export {
   type FecPathConfig,
   type LoadOptions,
   type LossInterval,
+  type LossRule,
   type RepairId,
   type ResidualCounts,
   type ResidualStream,

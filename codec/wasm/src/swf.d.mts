@@ -55,8 +55,10 @@ export interface SwfModule {
   _swf_channel_new(config: Pointer, out: Pointer): Status;
   _swf_channel_free(channel: Pointer): void;
   _swfw_channel_lost(channel: Pointer, tUs: number): number;
+  _swfw_channel_lost_during(channel: Pointer, startUs: number, endUs: number): number;
   _swfw_channel_measure(
-    config: Pointer, durationMs: number, rateMbps: number, packetBytes: number, out: Pointer, invalidField: Pointer,
+    config: Pointer, durationMs: number, rateMbps: number, packetBytes: number, lossRule: number,
+    linkRateMbps: number, out: Pointer, invalidField: Pointer,
   ): Status;
 
   _swfw_residual_new(

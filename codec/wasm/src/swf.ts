@@ -124,6 +124,11 @@ export type ChannelConfig =
 
 export type ChannelKind = ChannelConfig['kind'];
 
+/** How a packet's fate is decided from a time-based model (swf_loss_rule):
+ * at the start of its serialisation, or by the overlap of its time on the
+ * air with lost time. */
+export type LossRule = 'start' | 'overlap';
+
 /** A constant-rate stream through a channel (swf_stream): packet i is sent
  * at floor(i * packetBytes * 8 / rateMbps) microseconds, before durationMs. */
 export interface Stream {
@@ -133,6 +138,12 @@ export interface Stream {
   rateMbps: number;
   /** Bytes per packet, 1..2^32-1. */
   packetBytes: number;
+  /** Default 'start'. By 'overlap', packet i is on the air for
+   * ceil(packetBytes * 8 / linkRateMbps) microseconds from its send time. */
+  lossRule?: LossRule;
+  /** The rate of the link the stream crosses, from rateMbps to 1e6; default
+   * (or 0) rateMbps: packets back to back. */
+  linkRateMbps?: number;
 }
 
 /** What a channel does over a stream's duration (swf_channel_stats). */
@@ -196,6 +207,11 @@ export interface Channel {
   /** Whether a packet sent at tUs (microseconds, an integer; time does not
    * go backwards) is lost. */
   lost(tUs: number): boolean;
+  /** Whether a packet on the air during [startUs, endUs) is lost by overlap
+   * (swf_channel_lost_during): a time-based model loses it if it loses any
+   * microsecond of it, a per-packet model decides as lost(startUs);
+   * endUs <= startUs is the instant startUs. */
+  lostDuring(startUs: number, endUs: number): boolean;
   /** Releases the channel's memory; later calls throw. */
   free(): void;
 }
@@ -341,7 +357,11 @@ const ALLOWED_VALUES: Record<string, string> = {
   'stream.durationMs': 'a time above 0 ms, at most 1e12 ms',
   rateMbps: 'a rate above 0, at most 1e6 Mbit/s',
   packetBytes: 'an integer of at least 1',
+  lossRule: '"start" or "overlap"',
+  linkRateMbps: '0 (the stream\'s rate) or a rate from rateMbps to 1e6 Mbit/s',
 };
+// swf_loss_rule's values.
+const LOSS_RULES: Record<LossRule, number> = { start: 0, overlap: 1 };
 // Out-parameters of one call at a time: an invalid field's name at +4, and
 // up to 27 doubles (channel stats) from +8.
 const SCRATCH_BYTES = 256;
@@ -555,10 +575,13 @@ class WasmSwf implements Swf {
   measureChannel(config: ChannelConfig, stream: Stream): ChannelStats {
     const runtime = this.#runtime;
     requireUint(stream.packetBytes, UINT32_MAX, 'field', 'packetBytes', 'Invalid stream config');
+    // An unknown rule becomes a value swf_stream_check names.
+    const rule = stream.lossRule ?? 'start';
+    const lossRule = Object.hasOwn(LOSS_RULES, rule) ? LOSS_RULES[rule] : UINT32_MAX;
     return withChannelConfig(runtime, config, (configPointer) => {
       const status = runtime.wasm._swfw_channel_measure(
-        configPointer, stream.durationMs, stream.rateMbps, stream.packetBytes, runtime.scratchDoubles,
-        runtime.scratch + 4,
+        configPointer, stream.durationMs, stream.rateMbps, stream.packetBytes, lossRule,
+        stream.linkRateMbps ?? 0, runtime.scratchDoubles, runtime.scratch + 4,
       );
       runtime.checkConfig(status, 'stream', stream);
       // In the order of swf_channel_stats, as swfw_channel_measure writes them.
@@ -808,6 +831,14 @@ class WasmChannel implements Channel {
     const handle = requireLive(this.#handle, 'channel', context);
     requireUint(tUs, Number.MAX_SAFE_INTEGER, 'argument', 'tUs', context);
     return this.#runtime.wasm._swfw_channel_lost(handle, tUs) !== 0;
+  }
+
+  lostDuring(startUs: number, endUs: number): boolean {
+    const context = 'Channel.lostDuring';
+    const handle = requireLive(this.#handle, 'channel', context);
+    requireUint(startUs, Number.MAX_SAFE_INTEGER, 'argument', 'startUs', context);
+    requireUint(endUs, Number.MAX_SAFE_INTEGER, 'argument', 'endUs', context);
+    return this.#runtime.wasm._swfw_channel_lost_during(handle, startUs, endUs) !== 0;
   }
 
   free(): void {

@@ -1,6 +1,7 @@
 // Proves that the WebAssembly build's channel models lose exactly the packets
 // of every vector in tests/vectors/channel/ (from an independent Python
-// reference): same seed and parameters, same decisions in every build; and
+// reference), asked at each send time or by overlap of each packet's time on
+// the air: same seed and parameters, same decisions in every build; and
 // that measureChannel gives exactly the figures of every vector in
 // tests/vectors/channel/stats/, which the native build checks too.
 import assert from 'node:assert/strict';
@@ -29,8 +30,12 @@ for (const { file, vector } of readVectors('channel')) {
     const channel = swf.channel(configOf(vector));
     try {
       const lost = [];
+      // Cases with air_us are decided by overlap of each packet's time on the air.
       for (let packet = 0; packet < vector.packets; packet++) {
-        if (channel.lost(packet * vector.interval_us)) lost.push(packet);
+        const tUs = packet * vector.interval_us;
+        const decided = vector.air_us === undefined ? channel.lost(tUs)
+          : channel.lostDuring(tUs, tUs + vector.air_us);
+        if (decided) lost.push(packet);
       }
       assert.deepEqual(lost, vector.lost);
     } finally {

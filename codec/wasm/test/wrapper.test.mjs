@@ -165,6 +165,7 @@ test('bad arguments and bytes throw an SwfError with the status of libswf', () =
     assertSwfError(() => swf.readRepairId(new Uint8Array(7)), SwfStatus.MALFORMED, undefined);
     assertSwfError(() => swf.writeRepairId({ ...id, dt: 16 }), SwfStatus.INVALID, undefined);
     assertSwfError(() => channel.lost(1.5), SwfStatus.INVALID, 'tUs');
+    assertSwfError(() => channel.lostDuring(0, -1), SwfStatus.INVALID, 'endUs');
     assert.equal(decoder.stats().rejected, 2);
   } finally {
     decoder.free();
@@ -184,6 +185,7 @@ test('objects refuse calls after free(), and free() twice is harmless', () => {
   const channel = swf.channel({ kind: 'perfect' });
   channel.free();
   assertSwfError(() => channel.lost(0), SwfStatus.INVALID, undefined);
+  assertSwfError(() => channel.lostDuring(0, 1), SwfStatus.INVALID, undefined);
 });
 
 test('measureChannel: the optical preset over an hour, and the stream\'s losses are the channel\'s', () => {
@@ -227,6 +229,28 @@ test('measureChannel names the invalid field of the channel or the stream', () =
   assertSwfError(() => swf.measureChannel(perfect, { ...stream, packetBytes: 0 }), SwfStatus.INVALID, 'packetBytes');
   assertSwfError(() => swf.measureChannel(perfect, { ...stream, packetBytes: 1.5 }), SwfStatus.INVALID,
     'packetBytes');
+  assertSwfError(() => swf.measureChannel(perfect, { ...stream, lossRule: 'end' }), SwfStatus.INVALID, 'lossRule');
+  assertSwfError(() => swf.measureChannel(perfect, { ...stream, lossRule: 'overlap', linkRateMbps: 9 }),
+    SwfStatus.INVALID, 'linkRateMbps');
+});
+
+test('measureChannel by overlap: the DVB preset loses the packets lostDuring loses, more than at the start', () => {
+  const config = { kind: 'outage', seed: 1, periodMs: 258, durationMs: 15.2 };
+  const stream = { durationMs: 60e3, rateMbps: 10, packetBytes: 1400, lossRule: 'overlap', linkRateMbps: 12 };
+  const measured = swf.measureChannel(config, stream);
+  const atStart = swf.measureChannel(config, { ...stream, lossRule: 'start' });
+  const channel = swf.channel(config);
+  try {
+    let lost = 0;
+    for (let packet = 0; packet < measured.packets; packet++) {
+      if (channel.lostDuring(packet * 1120, packet * 1120 + 934)) lost++; // 934 us on the air at 12 Mbit/s
+    }
+    assert.equal(measured.packetsLost, lost);
+  } finally {
+    channel.free();
+  }
+  assert.equal(measured.lostUs, atStart.lostUs);
+  assert.ok(measured.packetsLost > atStart.packetsLost);
 });
 
 test('residualStream counts the optical channel as the native build does (codec/tests/test_residual.c)', () => {
