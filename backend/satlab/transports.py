@@ -33,9 +33,9 @@ TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
                   "satlab.engine.flows.tcp_iperf3:Iperf3Flow"),
     TransportInfo("quic-picoquic", "QUIC picoquic", "#d62728",
                   ("bbr1", "bbr", "cubic", "newreno", "dcubic", "fast", "prague", "c4"),
-                  "satlab.engine.flows.quic_picoquic:PicoquicFlow", flow_control=True,
+                  "satlab.engine.flows.picoquic.peer:PicoquicFlow", flow_control=True,
                   zero_rtt_modes=("off", "on", "bdp")),
     TransportInfo("quic-ngtcp2", "QUIC ngtcp2", "#2ca02c", ("cubic", "reno", "bbr", "bbr2"),
-                  "satlab.engine.flows.quic_ngtcp2:Ngtcp2Flow", flow_control=True,
+                  "satlab.engine.flows.ngtcp2.flow:Ngtcp2Flow", flow_control=True,
                   zero_rtt_modes=("off", "on")),  # 0.12 has no BDP in its sessions (backend/README.md)
 ]}

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from satlab.engine import runner, topology
-from satlab.engine.flows.quic_ngtcp2 import (
+from satlab.engine.flows.ngtcp2.flow import (
     CLIENT_PROGRAM,
     DURATION_GRACE_S,
     SERVER_PROGRAM,

@@ -25,12 +25,12 @@ import pytest
 
 from satlab.engine import runner
 from satlab.engine.flows.base import FlowResult, FlowSample
-from satlab.engine.flows.quic_picoquic import PicoquicFlow, Request, count_qlog, parse_request
+from satlab.engine.flows.picoquic.peer import PicoquicFlow, Request, count_qlog, parse_request
 from satlab.engine.plan import PlannedFlow
 from satlab.scenario import validate
 
-BACKEND = Path(__file__).resolve().parents[2]
-PEER = ["-m", "satlab.engine.flows.quic_picoquic"]
+BACKEND = Path(__file__).resolve().parents[3]
+PEER = ["-m", "satlab.engine.flows.picoquic.peer"]
 SERVER_ADDRESS = "10.77.0.1"
 CLIENT_ADDRESS = "10.77.0.2"
 PORT = 4433

@@ -2,10 +2,10 @@
 
 Each end runs inside its network namespace:
 
-    python -m satlab.engine.flows.quic_picoquic cert --out-dir DIR --address 10.0.0.1
-    python -m satlab.engine.flows.quic_picoquic server --listen 10.0.0.1:4433 \\
+    python -m satlab.engine.flows.picoquic.peer cert --out-dir DIR --address 10.0.0.1
+    python -m satlab.engine.flows.picoquic.peer server --listen 10.0.0.1:4433 \\
         --cert DIR/cert.pem --key DIR/key.pem --cc bbr1
-    python -m satlab.engine.flows.quic_picoquic client --connect 10.0.0.1:4433 \\
+    python -m satlab.engine.flows.picoquic.peer client --connect 10.0.0.1:4433 \\
         --size-bytes 20971520 --cc bbr1 --flow-id f1 [--direction upload]
 
 The client opens one bidirectional stream and writes its request at once,
@@ -718,7 +718,7 @@ def count_qlog(path: Path) -> QlogCounts:
 
 class PicoquicFlow(Flow):
     """satlab's flow contract over the two peers above, each started as
-    `python -m satlab.engine.flows.quic_picoquic` in its namespace; the server in
+    `python -m satlab.engine.flows.picoquic.peer` in its namespace; the server in
     server_netns, the client in client_netns, whatever the direction. The
     sender (the server for a download, the client for an upload) gives the
     samples' cwnd, RTT and losses; the receiver's application the bytes.
@@ -899,7 +899,7 @@ class PicoquicFlow(Flow):
 
 
 def peer_command(role: str, *args: str) -> list[str]:
-    return [sys.executable, "-m", "satlab.engine.flows.quic_picoquic", role, *args]
+    return [sys.executable, "-m", "satlab.engine.flows.picoquic.peer", role, *args]
 
 
 # ---------------------------------------------------------------- main
@@ -934,7 +934,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = SentenceArgumentParser(
-        prog="quic_picoquic", description="A QUIC transfer peer on picoquic for satlab flows."
+        prog="satlab.engine.flows.picoquic.peer", description="A QUIC transfer peer on picoquic for satlab flows."
     )
     roles = parser.add_subparsers(dest="role", required=True, parser_class=SentenceArgumentParser)
 
