@@ -1,7 +1,8 @@
 import pytest
 import yaml
 
-from satlab.scenario import ScenarioError, apply_override, load, validate
+from satlab.scenario import Scenario, ScenarioError, apply_override, file_problem, load, validate
+from satlab.transports import TRANSPORTS
 from tests.conftest import LABS
 
 PRESETS = sorted(LABS.glob("*.yaml"))
@@ -94,6 +95,11 @@ BAD_INPUTS = [
     ("path.forward.channel={model: ge-time, step_ms: 10, loss_time_ratio: 0.02, mean_burst_ms: 20, q: 0.9}",
      "path.forward.channel.q: is 0.9 but loss_time_ratio and mean_burst_ms give 0.5"),
 ]
+
+
+def test_the_transports_a_flow_may_name_are_the_registrys_in_the_schema_too():
+    transport = Scenario.model_json_schema()["$defs"]["FlowGroup"]["properties"]["transport"]
+    assert transport["enum"] == list(TRANSPORTS)
 
 
 def test_validate_ge_time_from_measured_statistics():
@@ -340,7 +346,7 @@ def test_delay_and_rate_traces_are_files_of_the_scenario_resolved_beside_it(tmp_
     files = dict(scenario.files())
     assert set(files) == {"path.forward.rate_trace", "path.return.delay_variation"}
     assert files["path.forward.rate_trace"].file == tmp_path / "rate.txt"
-    assert [part.file_problem() for part in files.values()] == [None, None]
+    assert [file_problem(part) for part in files.values()] == [None, None]
 
 
 @pytest.mark.parametrize(("text", "problem"), [
@@ -353,4 +359,4 @@ def test_delay_and_rate_traces_are_files_of_the_scenario_resolved_beside_it(tmp_
 def test_a_rate_trace_satlink_would_refuse_is_refused_before_the_run(tmp_path, text, problem):
     (tmp_path / "rate.txt").write_text(text)
     scenario = load(LABS / "geo-ideal.yaml", [f"path.forward.rate_trace={{file: {tmp_path / 'rate.txt'}}}"])
-    assert problem in (dict(scenario.files())["path.forward.rate_trace"].file_problem() or "")
+    assert problem in (file_problem(dict(scenario.files())["path.forward.rate_trace"]) or "")

@@ -27,7 +27,7 @@ from satlab.engine.hystart import cubic_hystart
 from satlab.engine.plan import Plan, make_plan, new_run_id
 from satlab.engine.process import JsonLineChild
 from satlab.engine.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
-from satlab.scenario import Scenario, ScenarioError
+from satlab.scenario import Scenario, ScenarioError, file_problem
 from satlab.tools import TOOLS_DIR
 
 Event = dict[str, Any]
@@ -97,7 +97,7 @@ def preflight(scenario: Scenario) -> None:
     for where, part in scenario.files():
         if part.file is None or not part.file.is_file():
             problems.append(f"{where}.file: {part.file} is not a readable file")
-        elif problem := part.file_problem():
+        elif problem := file_problem(part):
             problems.append(f"{where}.file: {problem}")
     if scenario.hystart is not None and not host.HYSTART.exists():
         problems.append(f"flows: hystart needs {host.HYSTART}, which this kernel lacks")

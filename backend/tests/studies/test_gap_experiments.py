@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from satlab.scenario import file_problem
 from satlab.service.campaign import load_campaign
 from tests.conftest import LABS
 
@@ -26,4 +27,4 @@ def test_an_experiment_expands_to_valid_runs_named_after_it(file: Path):
     for item in items:
         for where, part in item.scenario.files():
             assert part.file is not None and part.file.is_file(), f"{where}.file: {part.file} is missing"
-            assert part.file_problem() is None, f"{where}.file: {part.file_problem()}"
+            assert file_problem(part) is None, f"{where}.file: {file_problem(part)}"
