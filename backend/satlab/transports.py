@@ -28,7 +28,7 @@ class TransportInfo:
 
 
 TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
-    # Linux's every one: a scenario's is checked against what the host's kernel runs (satlab.tcp_congestion).
+    # Linux's every one: before a run, satlab.engine.preflight checks a flow's against what the kernel runs.
     TransportInfo("tcp", "Linux TCP (iperf3)", "#1f77b4", LINUX_TCP_CONGESTION_CONTROLS,
                   "satlab.engine.flows.tcp_iperf3:Iperf3Flow"),
     TransportInfo("quic-picoquic", "QUIC picoquic", "#d62728",

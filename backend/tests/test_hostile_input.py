@@ -9,7 +9,7 @@ import time
 import pytest
 import yaml
 
-from satlab.engine import runner
+from satlab.engine import preflight
 from satlab.scenario import (
     MAX_DEPTH,
     TUNNEL_MAX_SYMBOL_BYTES,
@@ -174,10 +174,10 @@ def test_preflight_refuses_a_trace_file_that_is_not_a_trace(tmp_path, text, acce
     scenario = validate({**BASE, "path": {**BASE["path"], "forward": {
         **BASE["path"]["forward"], "channel": {"model": "trace", "file": str(trace)}}}})
     if accepted:
-        runner.preflight(scenario)
+        preflight.check(scenario)
         return
     with pytest.raises(ScenarioError) as error:
-        runner.preflight(scenario)
+        preflight.check(scenario)
     assert any(problem.startswith(f"path.forward.channel.file: {trace} line") for problem in error.value.problems)
 
 

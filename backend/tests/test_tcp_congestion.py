@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from satlab import tcp_congestion
+from satlab.engine import preflight
 from satlab.scenario import ScenarioError, load
 from satlab.tcp_congestion import LINUX_TCP_CONGESTION_CONTROLS, KernelCongestionControls, detect
 from satlab.tcp_congestion import load as load_cc
@@ -67,9 +68,11 @@ def test_this_hosts_kernel_runs_its_listed_ones_and_refuses_a_missing_one():
     missing = [name for name in LINUX_TCP_CONGESTION_CONTROLS if host.problem(name)]
     if not missing:
         pytest.skip("this host's kernel runs every Linux TCP congestion control")
+    # A valid scenario everywhere: the host's kernel is preflight's question.
+    scenario = load(LABS / "geo-ideal.yaml", [f"flows.0.cc={missing[0]}", "flows.0.hystart=null"])
     with pytest.raises(ScenarioError) as refused:
-        load(LABS / "geo-ideal.yaml", [f"flows.0.cc={missing[0]}"])
-    (problem,) = refused.value.problems
+        preflight.check(scenario)
+    (problem,) = [problem for problem in refused.value.problems if problem.startswith("flows.0.cc: ")]
     assert problem.startswith(f"flows.0.cc: {missing[0]} is not available on this host: the kernel has neither it "
                               f"built in nor the module tcp_{missing[0]}")
     assert problem.endswith(f"allowed: {', '.join(host.runnable(LINUX_TCP_CONGESTION_CONTROLS))} "

@@ -10,8 +10,6 @@ stream them.
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -19,16 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab import tcp_congestion
-from satlab.engine import host, links, summary, tcp_stack, topology, tunnel
+from satlab.engine import links, preflight, summary, tcp_stack, topology, tunnel
 from satlab.engine.cross_traffic import Iperf3CrossTraffic
 from satlab.engine.flows.base import Flow, flow_class
 from satlab.engine.hystart import cubic_hystart
 from satlab.engine.plan import Plan, make_plan, new_run_id
 from satlab.engine.process import JsonLineChild
 from satlab.engine.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
-from satlab.scenario import Scenario, ScenarioError, file_problem
-from satlab.tools import TOOLS_DIR
+from satlab.scenario import Scenario
 
 Event = dict[str, Any]
 SAMPLE_HZ = 10
@@ -68,41 +64,6 @@ class RunResult:
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "status": self.status, "error": self.error,
                 "flows": self.flows, "iterations": self.iterations}
-
-
-def preflight(scenario: Scenario) -> None:
-    """Refuse, before anything is created, what this host cannot run."""
-    problems = []
-    if os.geteuid() != 0:
-        problems.append("runs need root (they create network namespaces and TUN devices): start satlab as root")
-    if scenario.path.link_backend == "netem" and (problem := host.link_backend_problem("netem")):
-        problems.append(f"path.link_backend: netem cannot run on this host: {problem}; use satlink")
-    tools = []
-    if scenario.path.link_backend == "satlink" or scenario.path.lan is not None:
-        tools.append("satlink")
-    if scenario.tunnel is not None:
-        tools.append("swf-tunnel")
-    for name in tools:
-        if not (TOOLS_DIR / name).exists():
-            problems.append(f"{TOOLS_DIR / name} does not exist: build the codec (cmake -S codec -B build/codec "
-                            "-G Ninja && cmake --build build/codec) or set SATLAB_TOOLS_DIR")
-    for index, group in enumerate(scenario.flows):
-        if (problem := host.transport_problem(group.transport)) is not None:
-            problems.append(f"flows.{index}.transport: {group.transport} cannot run on this host: {problem}")
-        elif group.transport == "tcp" and os.geteuid() == 0 and (
-                problem := tcp_congestion.load(group.cc, tcp_congestion.host_kernel())) is not None:
-            problems.append(f"flows.{index}.cc: {problem}")
-    if scenario.cross_traffic and shutil.which("iperf3") is None:
-        problems.append("cross_traffic: needs iperf3, which is not installed")
-    for where, part in scenario.files():
-        if part.file is None or not part.file.is_file():
-            problems.append(f"{where}.file: {part.file} is not a readable file")
-        elif problem := file_problem(part):
-            problems.append(f"{where}.file: {problem}")
-    if scenario.hystart is not None and not host.HYSTART.exists():
-        problems.append(f"flows: hystart needs {host.HYSTART}, which this kernel lacks")
-    if problems:
-        raise ScenarioError(problems)
 
 
 def _time_limit_s(plan: Plan, scenario: Scenario) -> float:
@@ -263,10 +224,10 @@ class _Iteration:
 def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: None,
         cancel: CancelToken | None = None, run_id: str | None = None) -> RunResult:
     """Run every iteration of scenario; never raises for a failed experiment
-    (the result says failed, with the error), only ScenarioError from preflight."""
+    (the result says failed, with the error), only ScenarioError from preflight.check."""
     cancel = cancel or CancelToken()
     run_id = run_id or new_run_id()
-    preflight(scenario)
+    preflight.check(scenario)
     result = RunResult(run_id, "done")
     on_event({"type": "state", "state": "started", "run_id": run_id})
     try:

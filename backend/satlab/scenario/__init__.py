@@ -10,6 +10,9 @@ an API request describes, validated before anything touches the system.
     overrides.py       dotted `--set` overrides of a scenario's data
     validation.py      the ways in: validate(data), load(file, overrides)
     traces.py          the trace files a scenario names, read as satlink reads them
+
+A scenario's validity depends on nothing but the scenario; what this host
+can run is satlab.engine.preflight's to check, before a run.
 """
 
 from satlab.scenario.base import MAX_DEPTH, SEED_MAX, Probability, Seed, Strict, field_error

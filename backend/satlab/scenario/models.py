@@ -1,8 +1,10 @@
 """The typed scenario: what a lab file (labs/*.yaml) or an API request
 describes: the satellite path, the FEC tunnel, the flows, cross traffic.
 
-Validation happens here, before anything touches the system. Every error
-names the dotted field path and what is allowed (satlab.scenario.errors).
+Validation happens here, before anything touches the system, and depends on
+nothing but the scenario: what this host can run is checked before a run
+(satlab.engine.preflight). Every error names the dotted field path and what
+is allowed (satlab.scenario.errors).
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-from satlab import tcp_congestion
 from satlab.scenario.base import Seed, Strict, field_error
 from satlab.scenario.channels import Channel, Trace
 from satlab.scenario.errors import shorten
@@ -113,13 +114,11 @@ class FlowGroup(Strict):
         transport = info.data.get("transport")
         if transport is None:
             return cc
+        # Of kernel TCP, Linux's every one: whether this host's kernel runs it is
+        # satlab.engine.preflight's question, so that a scenario means the same everywhere.
         known = TRANSPORTS[transport].congestion_controls
-        # Kernel TCP runs what this host's kernel has or can load (detected once per process).
-        allowed = tcp_congestion.host_kernel().runnable(known) if transport == "tcp" else known
-        if cc not in allowed:
-            reason = (tcp_congestion.host_kernel().problem(cc) if cc in known
-                      else f"is not a congestion control of {transport}")
-            raise ValueError(f"{reason}; allowed: {', '.join(allowed)}")
+        if cc not in known:
+            raise ValueError(f"is not a congestion control of {transport}; allowed: {', '.join(known)}")
         return cc
 
     @field_validator("hystart")

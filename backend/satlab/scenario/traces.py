@@ -1,7 +1,7 @@
 """The files a scenario names, read as satlink reads them: a loss trace
 (channel model trace), a delay trace (delay_variation model trace) and a
-rate trace. The model only names them; whether each reads is asked here,
-before a run (satlab.engine.runner.preflight)."""
+rate trace. The model only names them; whether each reads is a question for
+the host that runs the scenario (satlab.engine.preflight), asked here."""
 
 from __future__ import annotations
 

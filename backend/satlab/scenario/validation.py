@@ -1,6 +1,7 @@
 """The ways into the model: data (a request, a stored scenario) or a
 scenario file with its `--set` overrides, validated into a Scenario or
-refused with a ScenarioError whose every problem names its field."""
+refused with a ScenarioError whose every problem names its field. What this
+host can run is checked apart, before a run (satlab.engine.preflight)."""
 
 from __future__ import annotations
 

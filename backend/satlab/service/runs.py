@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from satlab.engine import host, runner, topology
+from satlab.engine import host, preflight, runner, topology
 from satlab.engine.plan import new_run_id
 from satlab.scenario import Scenario, ScenarioError, validate
 from satlab.service.campaign import CampaignItem, CampaignSpec
@@ -99,7 +99,7 @@ class RunManager:
     def submit(self, scenario: Scenario, campaign_id: str | None = None, item_index: int | None = None,
                on_finished: Callable[[str, str], None] | None = None) -> str:
         """Queue a run; ScenarioError (nothing created) if this host cannot run it."""
-        runner.preflight(scenario)
+        preflight.check(scenario)
         with self._lock:
             if self._closed:
                 raise RuntimeError("the run manager is shutting down")
@@ -195,7 +195,7 @@ class RunManager:
         study the campaign runs (satlab.studies)."""
         for item in items:
             try:
-                runner.preflight(item.scenario)
+                preflight.check(item.scenario)
             except ScenarioError as error:
                 # Each problem still starts with its field (the API's loc).
                 raise ScenarioError([f"{problem} (configuration {item.configuration}: "
