@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab.engine import links, preflight, summary, tcp_stack, topology, tunnel
+from satlab.engine import fidelity, links, preflight, summary, tcp_stack, topology, tunnel
 from satlab.engine.cross_traffic import Iperf3CrossTraffic
 from satlab.engine.flows.base import Flow, flow_class
 from satlab.engine.hystart import cubic_hystart
@@ -60,10 +60,11 @@ class RunResult:
     flows: list[dict[str, Any]] = field(default_factory=list)
     iterations: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
+    fidelity: dict[str, Any] | None = None  # fidelity.run_evidence: whether the host kept up
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "status": self.status, "error": self.error,
-                "flows": self.flows, "iterations": self.iterations}
+                "flows": self.flows, "iterations": self.iterations, "fidelity": self.fidelity}
 
 
 def _time_limit_s(plan: Plan, scenario: Scenario) -> float:
@@ -91,6 +92,7 @@ class _Iteration:
         self.cross_traffic: list[Iperf3CrossTraffic] = []
         self.summaries: dict[str, dict[str, Any] | None] = {}
         self.samples: dict[int, list[summary.TimedSample]] = {}  # per flow, on the iteration's clock
+        self.fidelity = fidelity.FidelityRecorder()
 
     def _state(self, state: str) -> None:
         self.emit({"type": "state", "state": state, "run_id": self.plan.run_id, "iteration": self.plan.iteration})
@@ -100,12 +102,14 @@ class _Iteration:
             raise Cancelled("the run was cancelled")
 
     def _stop_tool(self, name: str, child: JsonLineChild) -> None:
+        self.fidelity.read_process_cpu(name, child.process.pid)  # while it exists
         child.stop(STOP_TIMEOUT_S)
         self.summaries[name] = child.events.get("summary")
 
     def run(self, workdir: Path) -> dict[str, Any]:
         plan = self.plan
         with contextlib.ExitStack() as stack:
+            stack.enter_context(self.fidelity)  # first in, last out: it watches the whole iteration
             self._state("building")
             stack.enter_context(cubic_hystart(plan.hystart, plan.run_id, HYSTART_PATIENCE_S, self._stop_if_cancelled))
             stack.enter_context(topology.namespaces(plan))
@@ -164,6 +168,8 @@ class _Iteration:
                 "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("link")),
                 "lan": summary.link_summary(self.summaries.get("lan")), "cross_traffic": cross_rows,
                 "tcp_stack": tcp_counters,
+                "fidelity": self.fidelity.evidence([self.summaries.get("link") if plan.satellite else None,
+                                                    self.summaries.get("lan")]),
                 "seeds": plan.seeds, "plan": plan.to_dict()}
 
     def _link_counters(self) -> dict[str, Any] | None:
@@ -248,6 +254,7 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
     except Exception as error:  # reported as an event and in the result: the run failed
         result.status, result.error = "failed", str(error)
         on_event({"type": "error", "run_id": run_id, "message": str(error)})
+    result.fidelity = fidelity.run_evidence(scenario, [outcome["fidelity"] for outcome in result.iterations])
     on_event({"type": "state", "state": result.status, "run_id": run_id})
     on_event({"type": "summary", "run_id": run_id, **result.to_dict()})
     return result
