@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import netlab  # noqa: E402
+import pep_lab  # noqa: E402
 from netlab import A_ADDR, B_ADDR, B_INNER  # noqa: E402
 
 IPERF_PORT = 5201
@@ -141,13 +142,48 @@ def bench_residual_loss() -> None:
           "residual": round(1 - received / count, 6), "packets": count})
 
 
+def bench_pep() -> None:
+    """satlab-pep's own cost on a path without delay (client --veth-- middle
+    --veth-- server): one CUBIC connection's rate through iperf3 (5 s) and
+    the round-trip time of one-byte requests and responses, first with the
+    middle namespace forwarding, then with a PEP there relaying. The added
+    latency is the difference of the two runs' percentiles; cpu_percent is
+    the PEP's share of one core during the iperf3 run."""
+    count = 5000
+    with pep_lab.relay_path() as path:
+        forward = iperf3(path.client, path.server, pep_lab.SERVER_ADDR, 5)
+        direct_us = pep_lab.echo_rtts_us(path.client, path.server, count)
+        interception = pep_lab.Interception(path.middle, path.middle_client_dev)
+        with pep_lab.intercepting(interception), \
+                netlab.running(pep_lab.pep_args("terminal", "--stats-interval-ms", "0"),
+                               path.middle) as pep:
+            cpu_before, start = cpu_seconds(pep.process.pid), time.monotonic()
+            relayed = iperf3(path.client, path.server, pep_lab.SERVER_ADDR, 5)
+            cpu_percent = (cpu_seconds(pep.process.pid) - cpu_before) / (time.monotonic() - start)
+            pep_us = pep_lab.echo_rtts_us(path.client, path.server, count)
+            pep.stop()
+
+    def added(fraction: float) -> float:
+        return round(netlab.percentile(pep_us, fraction) - netlab.percentile(direct_us, fraction), 1)
+
+    emit({"bench": "pep", "relay_gbps": round(received_mbps(relayed) / 1e3, 2),
+          "forward_gbps": round(received_mbps(forward) / 1e3, 2),
+          "cpu_percent": round(100 * cpu_percent, 1),
+          "added_latency_p50_us": added(0.5), "added_latency_p99_us": added(0.99),
+          "rtt_p50_us": round(netlab.percentile(pep_us, 0.5), 1),
+          "rtt_p99_us": round(netlab.percentile(pep_us, 0.99), 1),
+          "direct_rtt_p50_us": round(netlab.percentile(direct_us, 0.5), 1),
+          "direct_rtt_p99_us": round(netlab.percentile(direct_us, 0.99), 1),
+          "requests": count})
+
+
 def main() -> int:
     reason = netlab.missing_capability()
     if reason is not None:
         print(f"bench_datapath: cannot run: {reason}", file=sys.stderr)
         return 1
     for bench in (bench_forward, bench_rtt, bench_lateness, bench_tunnel_goodput,
-                  bench_residual_loss):
+                  bench_residual_loss, bench_pep):
         bench()
     return 0
 

@@ -13,6 +13,7 @@ import contextlib
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -47,7 +48,7 @@ class PepPath:
     link: Tool
 
 
-def _veth(ns_a: str, ns_b: str, addr_a: str, addr_b: str) -> tuple[str, str]:
+def veth(ns_a: str, ns_b: str, addr_a: str, addr_b: str) -> tuple[str, str]:
     end_a, end_b = netlab.unique("pa"), netlab.unique("pb")
     netlab.run("ip", "link", "add", end_a, "netns", ns_a, "type", "veth", "peer", "name", end_b,
                "netns", ns_b)
@@ -65,8 +66,8 @@ def pep_path(*link_args: str) -> Iterator[PepPath]:
             netlab.namespace("pg") as gateway, netlab.namespace("ps") as server:
         for ns in (terminal, gateway):
             netlab.run("ip", "netns", "exec", ns, "sysctl", "-qw", "net.ipv4.ip_forward=1")
-        _, terminal_lan = _veth(client, terminal, CLIENT_ADDR, TERMINAL_LAN_ADDR)
-        gateway_lan, _ = _veth(gateway, server, GATEWAY_LAN_ADDR, SERVER_ADDR)
+        _, terminal_lan = veth(client, terminal, CLIENT_ADDR, TERMINAL_LAN_ADDR)
+        gateway_lan, _ = veth(gateway, server, GATEWAY_LAN_ADDR, SERVER_ADDR)
         terminal_sat, gateway_sat = netlab.unique("sa"), netlab.unique("sb")
         args = [netlab.tool("satlink"), "--a-netns", terminal, "--b-netns", gateway,
                 "--a-dev", terminal_sat, "--b-dev", gateway_sat,
@@ -78,6 +79,28 @@ def pep_path(*link_args: str) -> Iterator[PepPath]:
             netlab.run("ip", "-n", gateway, "route", "add", CLIENT_NET, "via", A_ADDR)
             yield PepPath(client, terminal, gateway, server, terminal_lan, terminal_sat,
                           gateway_sat, gateway_lan, link)
+
+
+@dataclass(frozen=True)
+class RelayPath:
+    client: str
+    middle: str
+    server: str
+    middle_client_dev: str  # the middle's end of the client's veth
+
+
+@contextlib.contextmanager
+def relay_path() -> Iterator[RelayPath]:
+    """client --veth-- middle --veth-- server, routed, no delay: what a PEP
+    in the middle costs, and nothing else."""
+    with netlab.namespace("rc") as client, netlab.namespace("rm") as middle, \
+            netlab.namespace("rs") as server:
+        netlab.run("ip", "netns", "exec", middle, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+        _, middle_client_dev = veth(client, middle, CLIENT_ADDR, TERMINAL_LAN_ADDR)
+        veth(middle, server, GATEWAY_LAN_ADDR, SERVER_ADDR)
+        netlab.run("ip", "-n", client, "route", "add", "default", "via", TERMINAL_LAN_ADDR)
+        netlab.run("ip", "-n", server, "route", "add", "default", "via", GATEWAY_LAN_ADDR)
+        yield RelayPath(client, middle, server, middle_client_dev)
 
 
 # ---------------------------------------------------------------------------
@@ -184,14 +207,20 @@ def pep_args(role: str, *options: str, port: int = PEP_PORT) -> list[str]:
 
 
 @contextlib.contextmanager
-def pep(path: PepPath, role: str, *options: str) -> Iterator[Tool]:
+def pep(path: PepPath, role: str, *options: str) -> Iterator[tuple[Tool, Lines]]:
     """A PEP in the terminal or gateway namespace of path with its
-    interception (TCP arriving from the client's side); both removed on exit."""
+    interception (TCP arriving from the client's side), and every line it
+    prints; both removed on exit."""
     ns, inbound = ((path.terminal, path.terminal_lan_dev) if role == "terminal"
                    else (path.gateway, path.gateway_sat_dev))
-    with intercepting(Interception(ns, inbound)), netlab.running(pep_args(role, *options), ns) \
-            as started:
-        yield started
+    with intercepting(Interception(ns, inbound)):
+        lines = Lines()
+        started = Tool(pep_args(role, *options), ns, on_line=lines)
+        try:
+            started.event("ready", 10)
+            yield started, lines
+        finally:
+            started.kill()
 
 
 class Lines:
@@ -365,3 +394,45 @@ def read_all(connection: socket.socket) -> int:
     while chunk := connection.recv(1 << 16):
         total += len(chunk)
     return total
+
+
+# A one-byte echo server in its own process (not a thread of the measuring
+# one, whose interpreter lock would add to the times): prints "ready" once
+# listening, serves one connection.
+_ECHO_SERVER = """
+import socket, sys
+listener = socket.socket()
+listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+listener.bind((sys.argv[1], int(sys.argv[2])))
+listener.listen(1)
+print("ready", flush=True)
+connection, _ = listener.accept()
+connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+while data := connection.recv(1):
+    connection.sendall(data)
+"""
+
+
+def echo_rtts_us(client: str, server: str, count: int, port: int = 9100,
+                 warmup: int = 200) -> list[float]:
+    """Round-trip times (us) of `count` one-byte requests and responses over
+    one TCP connection from namespace client to SERVER_ADDR in namespace
+    server, after `warmup` untimed ones."""
+    echo = subprocess.Popen(["ip", "netns", "exec", server, sys.executable, "-c", _ECHO_SERVER,
+                             SERVER_ADDR, str(port)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert echo.stdout is not None and echo.stdout.readline().strip() == "ready"
+        rtts = []
+        with netlab.socket_in(client, socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.settimeout(10)
+            sock.connect((SERVER_ADDR, port))
+            for i in range(warmup + count):
+                start = time.perf_counter_ns()
+                sock.sendall(b"x")
+                assert sock.recv(1) == b"x"
+                if i >= warmup:
+                    rtts.append((time.perf_counter_ns() - start) / 1e3)
+        return rtts
+    finally:
+        echo.wait(10)
