@@ -36,7 +36,8 @@ VENV := backend/.venv
 # Debian packages the build and the tests need (checked one by one, so a
 # machine that has them all is not touched).
 APT_PACKAGES := build-essential cmake ninja-build libssl-dev python3 emscripten clang \
-	libclang-rt-14-dev iperf3 chromium ngtcp2-client ngtcp2-server redis-server
+	libclang-rt-14-dev iperf3 chromium ngtcp2-client ngtcp2-server redis-server \
+	iptables
 
 # The GF(2^8) kernels `make bench-codec` asks for, best first. The benchmark
 # prints nothing for a kernel this CPU lacks.
