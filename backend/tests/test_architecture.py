@@ -2,8 +2,11 @@
 module by another (at the top, under `if TYPE_CHECKING:` or inside a
 function) is an edge, and the graph must be acyclic and point down only:
 
-    satlab.cli, satlab.api, satlab.studies -> satlab.service -> satlab.engine
+    satlab.cli, satlab.api, satlab.studies -> satlab.service
+        -> satlab.distributed (runs on other machines: Celery, Redis) -> satlab.engine
         -> satlab.scenario and the other top-level modules
+
+(the service may use satlab.distributed or the engine directly).
 
 A scenario is valid or not whatever the host: what this host can run is
 satlab.engine.preflight's question, so the engine imports the scenario and
@@ -21,11 +24,13 @@ PACKAGE_DIR = Path(satlab.__file__).parent
 FOUNDATION = ("satlab.scenario", "satlab.transports", "satlab.tcp_congestion", "satlab.settings", "satlab.tools")
 # (importer's prefix, prefixes it must not import)
 FORBIDDEN = [
-    ("satlab.engine", ("satlab.service", "satlab.api", "satlab.studies", "satlab.cli")),
+    ("satlab.engine", ("satlab.service", "satlab.distributed", "satlab.api", "satlab.studies", "satlab.cli")),
+    ("satlab.distributed", ("satlab.service", "satlab.api", "satlab.studies", "satlab.cli")),
     ("satlab.service", ("satlab.api", "satlab.studies", "satlab.cli")),
     ("satlab.studies", ("satlab.api", "satlab.cli")),
     ("satlab.api", ("satlab.cli",)),
-    *((module, ("satlab.engine", "satlab.service", "satlab.api", "satlab.studies", "satlab.cli"))
+    *((module, ("satlab.engine", "satlab.service", "satlab.distributed", "satlab.api", "satlab.studies",
+                "satlab.cli"))
       for module in FOUNDATION),
 ]
 
@@ -101,6 +106,7 @@ def test_the_graph_is_read_from_every_kind_of_import() -> None:
         ("satlab.service.runs", "satlab.engine.runner"),
         ("satlab.api.routes.runs", "satlab.service.export"),
         ("satlab.cli", "satlab.api.main"),  # imported inside a function
+        ("satlab.distributed.messages", "satlab.scenario"),
     ]
     missing = [edge for edge in known_edges if edge[1] not in graph[edge[0]]]
     assert not missing, f"edges not found: {missing}"
