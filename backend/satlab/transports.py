@@ -13,6 +13,14 @@ from dataclasses import dataclass
 
 from satlab.tcp_congestion import LINUX_TCP_CONGESTION_CONTROLS
 
+# A QUIC receiver's flow-control window (FlowGroup.flow_control, and the
+# picoquic peer's options): at least one full-size packet's payload (a
+# smaller window stalls every packet), at most 1 GiB (a GEO path at 10 Gbit/s
+# and 700 ms RTT needs under 900 MB; both stacks take 62-bit values, but each
+# end buffers up to a window per stream).
+MIN_WINDOW_BYTES = 1200
+MAX_WINDOW_BYTES = 1 << 30
+
 
 @dataclass(frozen=True)
 class TransportInfo:
@@ -33,9 +41,9 @@ TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
                   "satlab.engine.flows.tcp_iperf3:Iperf3Flow"),
     TransportInfo("quic-picoquic", "QUIC picoquic", "#d62728",
                   ("bbr1", "bbr", "cubic", "newreno", "dcubic", "fast", "prague", "c4"),
-                  "satlab.engine.flows.picoquic.peer:PicoquicFlow", flow_control=True,
+                  "satlab.engine.flows.picoquic.flow:PicoquicFlow", flow_control=True,
                   zero_rtt_modes=("off", "on", "bdp")),
     TransportInfo("quic-ngtcp2", "QUIC ngtcp2", "#2ca02c", ("cubic", "reno", "bbr", "bbr2"),
                   "satlab.engine.flows.ngtcp2.flow:Ngtcp2Flow", flow_control=True,
-                  zero_rtt_modes=("off", "on")),  # 0.12 has no BDP in its sessions (backend/README.md)
+                  zero_rtt_modes=("off", "on")),  # 0.12 has no BDP in its sessions (flows/ngtcp2/README.md)
 ]}

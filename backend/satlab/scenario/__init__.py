@@ -32,8 +32,6 @@ from satlab.scenario.models import (
     MAX_DURATION_S,
     MAX_FLOWS,
     MAX_SIZE_BYTES,
-    MAX_WINDOW_BYTES,
-    MIN_WINDOW_BYTES,
     PATH_MTU,
     TUNNEL_MAX_SYMBOL_BYTES,
     TUNNEL_MIN_SYMBOL_BYTES,
@@ -59,6 +57,7 @@ from satlab.scenario.satellite_path import (
 from satlab.scenario.traces import file_problem, step_trace_problem, trace_problem
 from satlab.scenario.validation import check_depth, load, validate
 from satlab.scenario.yaml import parse_yaml
+from satlab.transports import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES
 
 __all__ = [
     "CHANNEL_MODELS", "MAX_CROSS_TRAFFIC", "MAX_DEPTH", "MAX_DURATION_S", "MAX_FLOWS", "MAX_SIZE_BYTES",

@@ -20,7 +20,7 @@ from satlab.scenario.base import Seed, Strict, field_error
 from satlab.scenario.channels import Channel, Trace
 from satlab.scenario.errors import shorten
 from satlab.scenario.satellite_path import DelayVariation, RateTrace, SatellitePath
-from satlab.transports import TRANSPORTS
+from satlab.transports import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES, TRANSPORTS
 
 MAX_SIZE_BYTES = 10 << 30  # a 10 GiB download takes over 2 hours at 12 Mbit/s
 MAX_DURATION_S = 3600.0
@@ -71,12 +71,8 @@ class Tunnel(Strict):
         return self
 
 
-# A QUIC receiver's flow-control window: at least one full-size packet's
-# payload (a smaller window stalls every packet), at most 1 GiB (a GEO path at
-# 10 Gbit/s and 700 ms RTT needs under 900 MB; both stacks take 62-bit values,
-# but each end buffers up to a window per stream).
-MIN_WINDOW_BYTES = 1200
-MAX_WINDOW_BYTES = 1 << 30
+# A QUIC receiver's flow-control window, within the bounds satlab.transports
+# gives (the picoquic peer checks its options against the same ones).
 WindowBytes = Annotated[int, Field(ge=MIN_WINDOW_BYTES, le=MAX_WINDOW_BYTES)]
 
 
