@@ -25,6 +25,7 @@ export default defineConfig({
   resolve: { alias: { '@swf': wasmBuildDir } },
   server: { fs: { allow: ['.', wasmBuildDir] }, proxy: api },
   preview: { proxy: api },
-  build: { outDir: 'dist', emptyOutDir: true },
+  // The manifest lists each chunk and what it imports: scripts/first-load-size.mjs reads it.
+  build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   test: { include: ['src/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node' },
 });

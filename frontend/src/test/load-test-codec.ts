@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadSwf } from '@swf/index.js';
-import type { Codec } from '../lib/codec/types';
+import type { Codec } from '../lib/codec';
 
 /** The built swf.wasm (codec/wasm/build.sh), read from disk: node cannot fetch file URLs. */
 const wasmPath = fileURLToPath(new URL('../../../build/wasm/swf.wasm', import.meta.url));

@@ -56,6 +56,7 @@ export function NumberField({
   const acceptable = ownProblem === null;
   useEffect(() => {
     if (acceptable && Number(draft) !== value) onChange(Number(draft));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- on a change of acceptability only, as said above
   }, [acceptable]);
   const shownProblems = ownProblem ? [ownProblem, ...problems] : problems;
   return (

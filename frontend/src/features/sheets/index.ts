@@ -1,1 +1,2 @@
+export type { SheetLab, SheetLabs } from './components/sheet-context';
 export { SheetsPage } from './components/sheets-page';

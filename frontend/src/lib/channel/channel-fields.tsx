@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { NumberField, SelectField, FieldProblems, describedBy } from '../../components/form';
-import type { ChannelKind } from '../codec/types';
+import type { ChannelKind } from '../codec';
 import { type ChannelParams, type ChannelProblems, channelFieldsByKind, channelKindLabels, channelPresets } from './channel-params';
 
 export interface ChannelFieldsProps {

@@ -1,4 +1,4 @@
-import type { ChannelConfig, ChannelKind, LossInterval } from '../codec/types';
+import type { ChannelConfig, ChannelKind, LossInterval } from '../codec';
 
 /** Everything a lab needs to build a channel model: flat, so that it maps one-to-one onto the URL. */
 export interface ChannelParams {

@@ -1,2 +1,2 @@
-export { readState, writeState, type Choices, type FlatState } from './url-state';
+export { readState, type Choices, type FlatState } from './url-state';
 export { useUrlState } from './use-url-state';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readState, writeState } from './url-state';
+import { paths } from '../../config/paths';
+import { readState } from './url-state';
 
 const defaults = { k: 3, loss: 0.1, kind: 'bernoulli', text: 'hello' };
 const choices = { kind: ['bernoulli', 'outage'] };
@@ -23,10 +24,10 @@ describe('readState', () => {
   });
 });
 
-describe('writeState', () => {
-  it('writes the prefix first and round-trips through readState', () => {
+describe('a lab’s address', () => {
+  it('names the lab first and round-trips through readState', () => {
     const state = { k: 5, loss: 0.01, kind: 'outage', text: 'S(5,100) & more' };
-    const search = writeState(state, { lab: 'fec' });
+    const search = paths.lab('fec', state);
     expect(search.startsWith('?lab=fec&')).toBe(true);
     expect(readState(search, defaults, choices)).toEqual(state);
   });

@@ -1,5 +1,6 @@
 /**
- * Lab state in the URL's query string, so that an instructor can share a link to a preset.
+ * Lab state in the URL's query string, so that an instructor can share a link to a preset (the
+ * address itself is written by config/paths.ts).
  * A lab's state is a flat record; its defaults give each field's type, and a value in the URL that
  * does not parse as that type (or is not one of the allowed choices) falls back to the default.
  */
@@ -28,13 +29,4 @@ export function readState<State extends FlatState>(
     }
   }
   return state as State;
-}
-
-/** writeState writes every field of state into a query string, after the fields given in prefix. */
-export function writeState(state: FlatState, prefix: FlatState = {}): string {
-  const query = new URLSearchParams();
-  for (const [field, value] of Object.entries({ ...prefix, ...state })) {
-    query.set(field, String(value));
-  }
-  return `?${query.toString()}`;
 }

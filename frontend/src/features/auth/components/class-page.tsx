@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { paths } from '../../../config/paths';
 import { BackendMissingError, BackendUnreachableError } from '../../../shared/api';
 import {
   type ClassInfo,
@@ -209,7 +210,7 @@ function StudentView() {
     <section className="panel" aria-label="What you may run">
       <h2>What you may run</h2>
       <p>
-        Start runs of the presets in <a href="?lab=experiments">Experiments</a>; you see your own runs and those the instructor
+        Start runs of the presets in <a href={paths.page('experiments')}>Experiments</a>; you see your own runs and those the instructor
         shares.
       </p>
       <table>

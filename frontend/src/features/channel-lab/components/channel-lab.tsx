@@ -63,7 +63,6 @@ const choices = { kind: Object.keys(channelKindLabels) };
 /** Every setting of the lab, its default (which gives its type) and the values a choice allows: what a preset may set. */
 export const channelLabSettings = { defaults, choices };
 export type ChannelLabSettings = State;
-const page = { lab: 'channel' };
 
 /** settingProblems is what the lab refuses of its settings, by field, one sentence each. */
 function settingProblems(state: State): Partial<Record<keyof State, string[]>> {
@@ -88,7 +87,7 @@ function settingProblems(state: State): Partial<Record<keyof State, string[]>> {
  * the WebAssembly codec in a Web Worker.
  */
 export function ChannelLab({ codec, preset }: ChannelLabProps) {
-  const [state, update] = useUrlState(defaults, choices, page, preset);
+  const [state, update] = useUrlState(defaults, choices, 'channel', preset);
   const id = useId();
   const problems = settingProblems(state);
   const refused = hasProblems(problems);

@@ -1,4 +1,4 @@
-import type { ChannelConfig, Codec } from '../../../lib/codec/types';
+import type { ChannelConfig, Codec } from '../../../lib/codec';
 
 /** sampleLosses asks a fresh channel about count packets sent every packetMs; 1 marks a loss. */
 export function sampleLosses(codec: Codec, channel: ChannelConfig, packetMs: number, count: number): Uint8Array {

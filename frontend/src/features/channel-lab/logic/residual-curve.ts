@@ -1,4 +1,4 @@
-import type { ChannelConfig, Codec, ResidualStream } from '../../../lib/codec/types';
+import type { ChannelConfig, Codec, ResidualStream } from '../../../lib/codec';
 import { codeLimits } from '../../../lib/code-limits';
 import { type BatchTally, addBatch, addTallies, emptyTally } from './residual-interval';
 

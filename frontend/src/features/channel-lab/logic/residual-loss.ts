@@ -1,4 +1,4 @@
-import type { ChannelConfig, Codec } from '../../../lib/codec/types';
+import type { ChannelConfig, Codec } from '../../../lib/codec';
 
 export interface ResidualLossConfig {
   /** A repair after every k source packets. */

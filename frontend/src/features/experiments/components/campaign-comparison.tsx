@@ -2,7 +2,7 @@ import { useId, useMemo, useState } from 'react';
 import { BoxPlot } from '../../../components/charts';
 import { SelectField } from '../../../components/form';
 import { type CampaignItem, type RunListItem, formatNumber } from '../../../shared/runs';
-import { runOfCampaignHref } from '../hooks/use-campaign-in-url';
+import { paths } from '../../../config/paths';
 import { type CampaignMetricKey, type RunPoint, campaignMetrics, campaignResults, comparisonRows } from '../logic/campaign-results';
 import { formatChange } from '../logic/format';
 import { formatValue } from '../logic/parameter-values';
@@ -123,7 +123,7 @@ export function CampaignComparison({ items, runs, parameters }: CampaignComparis
           {failed.map(({ item, configurationLabel, reason }) => (
             <li key={item.item_index}>
               {configurationLabel}, iteration {item.iteration}:{' '}
-              {item.run_id ? <a href={runOfCampaignHref(item.run_id)}>run {item.run_id}</a> : 'no run'}: {reason}
+              {item.run_id ? <a href={paths.experiments.run(item.run_id)}>run {item.run_id}</a> : 'no run'}: {reason}
             </li>
           ))}
         </ul>

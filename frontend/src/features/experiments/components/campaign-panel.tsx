@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { campaignCsvUrl, type CampaignSpec, phaseLabel, CampaignProgressBar, StreamNotice } from '../../../shared/runs';
-import { runOfCampaignHref } from '../hooks/use-campaign-in-url';
+import { paths } from '../../../config/paths';
 import { useCampaignView } from '../hooks/use-campaign-view';
 import { configurationLabel } from '../logic/campaign-results';
 import { describeCampaign } from '../logic/format';
@@ -80,7 +80,7 @@ export function CampaignPanel({ campaignId, onClone }: CampaignPanelProps) {
             {running.map((item) => (
               <li key={item.item_index}>
                 {configurationLabel(item.parameters)}, iteration {item.iteration}:{' '}
-                <a href={runOfCampaignHref(item.run_id as string)}>run {item.run_id}</a> ·{' '}
+                <a href={paths.experiments.run(item.run_id as string)}>run {item.run_id}</a> ·{' '}
                 {phaseLabel(phaseOf(item.run_id as string))}
               </li>
             ))}

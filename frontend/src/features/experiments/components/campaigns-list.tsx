@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { type CampaignList, CampaignProgressBar } from '../../../shared/runs';
-import { campaignHref } from '../hooks/use-campaign-in-url';
+import { paths } from '../../../config/paths';
 import { formatCreated } from '../logic/format';
 import { openInPlace } from './open-in-place';
 
@@ -52,7 +52,7 @@ export function CampaignsList({ list, error, selected, onOpen, onRefresh }: Camp
                 <tr key={campaign.campaign_id} aria-current={campaign.campaign_id === selected || undefined}>
                   <th scope="row">
                     <a
-                      href={campaignHref(campaign.campaign_id)}
+                      href={paths.experiments.campaign(campaign.campaign_id)}
                       onClick={open(campaign.campaign_id)}
                       aria-label={`Open campaign ${campaign.campaign_id}`}
                     >

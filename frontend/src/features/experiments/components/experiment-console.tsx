@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { type ConsoleSection, inAddress, paths } from '../../../config/paths';
 import { type Run, BackendConnectionContext, RunPanel } from '../../../shared/runs';
 import { type Backend, useBackend } from '../hooks/use-backend';
-import { type ConsoleSection, consoleSection, sectionHref } from '../hooks/use-campaign-in-url';
 import { useRunInUrl } from '../hooks/use-run-in-url';
 import { useRuns } from '../hooks/use-runs';
 import { BackendLost } from './backend-lost';
@@ -50,7 +50,7 @@ function ConsoleBody({ backend }: { backend: Backend }) {
       </p>
     );
   }
-  const section = consoleSection();
+  const section = inAddress.consoleSection();
   return (
     <>
       <ConsoleSections current={section} />
@@ -71,7 +71,7 @@ function ConsoleSections({ current }: { current: ConsoleSection }) {
       <ul>
         {sections.map((section) => (
           <li key={section.id}>
-            <a href={sectionHref(section.id)} aria-current={section.id === current ? 'page' : undefined}>
+            <a href={paths.experiments.section(section.id)} aria-current={section.id === current ? 'page' : undefined}>
               {section.title}
             </a>
           </li>

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { RunList } from '../../../shared/runs';
-import { runHref } from '../hooks/use-run-in-url';
+import { paths } from '../../../config/paths';
 import { describeFlows, flowFigure, formatCreated } from '../logic/format';
 import { openInPlace } from './open-in-place';
 
@@ -72,7 +72,7 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
                       />
                     </td>
                     <th scope="row">
-                      <a href={runHref(run.run_id)} onClick={open(run.run_id)} aria-label={`Open run ${run.run_id}`}>
+                      <a href={paths.experiments.run(run.run_id)} onClick={open(run.run_id)} aria-label={`Open run ${run.run_id}`}>
                         {run.run_id}
                       </a>
                     </th>

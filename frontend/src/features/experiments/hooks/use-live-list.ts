@@ -38,6 +38,7 @@ export function useLiveList<List>(load: () => Promise<List>, what: string, chang
     () => openStream<{ type: string }>('events', (event) => changes(event) && scheduleRefresh(), () => {}),
     // Reopened when the backend is back (the console's own watch reports its loss); changes is
     // a pure test of an event, the same for the list's whole life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- changes: see above
     [scheduleRefresh, generation],
   );
 

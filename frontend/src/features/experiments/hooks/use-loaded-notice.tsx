@@ -11,6 +11,7 @@ export function useLoadedNotice(message: string | null): ReactNode {
     ref.current?.scrollIntoView({ block: 'start' });
     ref.current?.focus();
     // Once, when the form appears: its message does not change for the form's life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as said above
   }, []);
   if (!message) return null;
   return (

@@ -47,7 +47,6 @@ const choices = { kind: Object.keys(channelKindLabels), payload: ['text', 'image
 /** Every setting of the lab, its default (which gives its type) and the values a choice allows: what a preset may set. */
 export const fecLabSettings = { defaults, choices };
 export type FecLabSettings = typeof defaults;
-const page = { lab: 'fec' };
 const image = sampleImage();
 /** One row of the sample image per symbol: a lost symbol is a lost row. */
 const imageSymbolBytes = image.width * 3;
@@ -57,7 +56,7 @@ const imageSymbolBytes = image.width * 3;
  * packet, and shows the time line, the receiver, the decoder's equations and the counters.
  */
 export function FecLab({ codec, preset }: FecLabProps) {
-  const [state, update] = useUrlState(defaults, choices, page, preset);
+  const [state, update] = useUrlState(defaults, choices, 'fec', preset);
   const id = useId();
   // A new run starts when a setting it depends on changes.
   const { speed, ...runSettings } = state;

@@ -1,4 +1,4 @@
-import type { RepairId } from '../../../lib/codec/types';
+import type { RepairId } from '../../../lib/codec';
 import type { FecRunView, RepairPacket } from './fec-run';
 import { gfInv, gfMul } from './gf256';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Codec } from '../../../lib/codec/types';
+import type { Codec } from '../../../lib/codec';
 import { loadTestCodec } from '../../../test/load-test-codec';
 import { liveSystem, viewEquations } from './equations';
 import { FecRun, type FecRunConfig, type RepairPacket, fecCounters } from './fec-run';

@@ -1,4 +1,4 @@
-import type { ChannelConfig, Codec, DecoderStats, FecPath, RepairId } from '../../../lib/codec/types';
+import type { ChannelConfig, Codec, DecoderStats, FecPath, RepairId } from '../../../lib/codec';
 import { splitIntoSymbols } from './payload';
 
 export interface FecRunConfig {

@@ -1,8 +1,8 @@
-import { useContext, useState } from 'react';
+import { useState } from 'react';
 import { createRun, RunPanel } from '../../../shared/runs';
 import { type RunBlock, runCommand } from '../logic/widget-blocks';
 import { ReferenceRunView } from './reference-run';
-import { SheetContext } from './sheet-widget';
+import { useSheet } from './sheet-context';
 
 /**
  * RunWidget is a run of a preset of labs/ with the sheet's overrides. With a backend that can run
@@ -11,7 +11,7 @@ import { SheetContext } from './sheet-widget';
  * backend, the reference run shipped with the sheet is charted below, to compare with.
  */
 export function RunWidget({ run }: { run: RunBlock }) {
-  const { runsHere } = useContext(SheetContext);
+  const { runsHere } = useSheet();
   const [runId, setRunId] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

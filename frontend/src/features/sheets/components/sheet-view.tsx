@@ -1,14 +1,18 @@
 import type { ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { paths } from '../../../config/paths';
 import { useCodec } from '../../../lib/codec';
 import type { Sheet } from '../api/types';
 import { useRunsHere } from '../hooks/use-runs-here';
 import { isWidgetLanguage } from '../logic/widget-blocks';
-import { SheetContext, SheetWidget } from './sheet-widget';
+import { type SheetLabs, SheetContext } from './sheet-context';
+import { SheetWidget } from './sheet-widget';
 
 export interface SheetViewProps {
   sheet: Sheet;
+  /** The browser labs the sheet's satlab-fec and satlab-channel blocks mount. */
+  labs: SheetLabs;
 }
 
 /** The part of a hast tree react-markdown hands to its components that a fenced block needs. */
@@ -57,13 +61,13 @@ const components: Components = {
  * any) with each satlab-… block mounted as its live widget. Print gives the text and each
  * widget's current state, without controls (sheets.css).
  */
-export function SheetView({ sheet }: SheetViewProps) {
+export function SheetView({ sheet, labs }: SheetViewProps) {
   const codec = useCodec();
   const runsHere = useRunsHere();
   return (
     <article className="sheet-view" aria-labelledby="sheet-title">
       <div className="sheet-toolbar">
-        <a href="?lab=sheets">All lab sheets</a>
+        <a href={paths.sheets.list()}>All lab sheets</a>
         <button type="button" onClick={() => window.print()}>
           Print this sheet
         </button>
@@ -72,7 +76,7 @@ export function SheetView({ sheet }: SheetViewProps) {
         {sheet.title}
       </h2>
       <div className="sheet-text">
-        <SheetContext value={{ codec, runsHere }}>
+        <SheetContext value={{ labs, codec, runsHere }}>
           <Markdown remarkPlugins={[remarkGfm]} components={components}>
             {sheet.markdown}
           </Markdown>

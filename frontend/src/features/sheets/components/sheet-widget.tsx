@@ -1,20 +1,7 @@
-import { createContext, useContext, useMemo } from 'react';
-import type { CodecState } from '../../../lib/codec';
-import { ChannelLab, channelLabSettings } from '../../channel-lab';
-import { FecLab, fecLabSettings } from '../../fec-lab';
-import type { RunsHere } from '../hooks/use-runs-here';
+import { useMemo } from 'react';
 import { type LabKind, parseWidgetBlock } from '../logic/widget-blocks';
 import { RunWidget } from './run-widget';
-
-/** What every widget of a sheet shares: the codec (loaded once for the sheet) and whether runs can start here. */
-export const SheetContext = createContext<{ codec: CodecState; runsHere: RunsHere }>({
-  codec: { status: 'loading' },
-  runsHere: { status: 'checking' },
-});
-
-const labs = { fec: fecLabSettings, channel: channelLabSettings };
-
-const labTitles: Record<LabKind, string> = { fec: 'Sliding-window FEC lab', channel: 'Channel lab' };
+import { useSheet } from './sheet-context';
 
 export interface SheetWidgetProps {
   /** The fenced block's language: satlab-fec, satlab-channel or satlab-run. */
@@ -25,7 +12,11 @@ export interface SheetWidgetProps {
 
 /** SheetWidget mounts one satlab-… block of a sheet as its widget, or says in the sheet what is wrong with it. */
 export function SheetWidget({ language, text }: SheetWidgetProps) {
-  const block = useMemo(() => parseWidgetBlock(language, text, labs), [language, text]);
+  const { labs } = useSheet();
+  const block = useMemo(
+    () => parseWidgetBlock(language, text, { fec: labs.fec.settings, channel: labs.channel.settings }),
+    [language, text, labs],
+  );
   switch (block.kind) {
     case 'invalid':
       return (
@@ -53,11 +44,12 @@ const presetText = (preset: Record<string, string | number>) =>
 
 /** LabWidget runs a browser lab preset by the sheet; the lab's state stays its own, out of the address. */
 function LabWidget({ lab, preset }: { lab: LabKind; preset: Record<string, string | number> }) {
-  const { codec } = useContext(SheetContext);
+  const { codec, labs } = useSheet();
+  const { title, Lab } = labs[lab];
   return (
-    <figure className="sheet-widget" aria-label={`${labTitles[lab]}, preset by the sheet`}>
+    <figure className="sheet-widget" aria-label={`${title}, preset by the sheet`}>
       <figcaption>
-        <strong>{labTitles[lab]}</strong>
+        <strong>{title}</strong>
         {Object.keys(preset).length > 0 ? `, set by the sheet: ${presetText(preset)}` : ', as it opens'}
       </figcaption>
       {codec.status === 'loading' && <p role="status">Loading the codec…</p>}
@@ -66,8 +58,7 @@ function LabWidget({ lab, preset }: { lab: LabKind; preset: Record<string, strin
           {codec.message}
         </p>
       )}
-      {codec.status === 'ready' &&
-        (lab === 'fec' ? <FecLab codec={codec.codec} preset={preset} /> : <ChannelLab codec={codec.codec} preset={preset} />)}
+      {codec.status === 'ready' && <Lab codec={codec.codec} preset={preset} />}
     </figure>
   );
 }

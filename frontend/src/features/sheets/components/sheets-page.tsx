@@ -1,19 +1,16 @@
+import { inAddress, paths } from '../../../config/paths';
 import { getSheets } from '../api/client';
 import { useLoaded } from '../hooks/use-loaded';
+import type { SheetLabs } from './sheet-context';
 import { SheetView } from './sheet-view';
 import '../sheets.css';
-
-/** The sheet the address asks for (?lab=sheets&sheet=<id>), if any. */
-const sheetInAddress = () => new URLSearchParams(window.location.search).get('sheet');
-
-const sheetHref = (id: string) => `?lab=sheets&sheet=${encodeURIComponent(id)}`;
 
 /**
  * SheetsPage lists the lab sheets of labs/sheets/ and shows the one the address names: its text,
  * its live widgets preset by the sheet, and its questions. The sheets ship with the site, so the
  * page works with or without the backend.
  */
-export function SheetsPage() {
+export function SheetsPage({ labs }: { labs: SheetLabs }) {
   const sheets = useLoaded('sheets', getSheets);
   if (sheets.status === 'loading') return <p role="status">Loading the lab sheets…</p>;
   if (sheets.status === 'failed') {
@@ -23,9 +20,9 @@ export function SheetsPage() {
       </p>
     );
   }
-  const requested = sheetInAddress();
+  const requested = inAddress.sheet();
   const sheet = sheets.value.data.find((candidate) => candidate.id === requested);
-  if (sheet) return <SheetView key={sheet.id} sheet={sheet} />;
+  if (sheet) return <SheetView key={sheet.id} sheet={sheet} labs={labs} />;
   return (
     <div className="sheets">
       {requested !== null && (
@@ -37,7 +34,7 @@ export function SheetsPage() {
         {sheets.value.data.map((candidate) => (
           <li key={candidate.id} className="panel">
             <h2>
-              <a href={sheetHref(candidate.id)}>{candidate.title}</a>
+              <a href={paths.sheets.sheet(candidate.id)}>{candidate.title}</a>
             </h2>
             <p>{candidate.goal}</p>
           </li>

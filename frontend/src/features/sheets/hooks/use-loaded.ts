@@ -15,6 +15,7 @@ export function useLoaded<Value>(key: string, load: () => Promise<Value>): Loade
       current = false;
     };
     // load is the caller's function of key: key alone says when to load again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- load: see above
   }, [key]);
   return state.key === key ? state.loaded : { status: 'loading' };
 }

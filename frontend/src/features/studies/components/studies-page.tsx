@@ -1,5 +1,5 @@
+import { inAddress, paths } from '../../../config/paths';
 import { useStudies } from '../hooks/use-studies';
-import { studyHref, studyInAddress } from '../hooks/use-report-choice';
 import { StudyView } from './study-view';
 import '../studies.css';
 
@@ -18,7 +18,7 @@ export function StudiesPage() {
       </p>
     );
   }
-  const requested = studyInAddress();
+  const requested = inAddress.study();
   const study = state.studies.find((candidate) => candidate.id === requested) ?? state.studies[0];
   if (!study) return <p>There are no studies in labs/studies.</p>;
   return (
@@ -38,7 +38,7 @@ export function StudiesPage() {
           <ul>
             {state.studies.map((candidate) => (
               <li key={candidate.id}>
-                <a href={studyHref(candidate.id)} aria-current={candidate === study ? 'page' : undefined}>
+                <a href={paths.studies.study(candidate.id)} aria-current={candidate === study ? 'page' : undefined}>
                   {candidate.title}
                 </a>
               </li>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { paths } from '../../../config/paths';
 import { CampaignProgressBar } from '../../../shared/runs';
 import { studyReportCsvUrl } from '../api/client';
 import type { Study, StudyDetail } from '../api/types';
@@ -122,7 +123,7 @@ function RunReport({ study, campaignId, onStatus }: { study: Study; campaignId: 
       <ReportView study={study} report={report} heading={`Report of study run ${campaignId}`} csvHref={studyReportCsvUrl(study.id, [campaignId])}>
         <p className="run-status">
           Study run {campaignId}: <strong>{status ?? 'loading'}</strong>{' '}
-          <a href={`?lab=experiments&view=campaigns&campaign=${campaignId}`}>Its campaign in the experiment console</a>
+          <a href={paths.experiments.campaign(campaignId)}>Its campaign in the experiment console</a>
         </p>
         {progress && <CampaignProgressBar progress={progress} label="Study run progress" />}
       </ReportView>
