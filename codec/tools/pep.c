@@ -522,6 +522,16 @@ static void probe_pipe_capacity(void)
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		fail_errno("create a pipe");
 	int size = fcntl(fds[1], F_SETPIPE_SZ, (int)opt.pipe_bytes);
+	if (size < 0 && errno == EPERM) {
+		unsigned long max_bytes = 0;
+		FILE *file = fopen("/proc/sys/fs/pipe-max-size", "r");
+		if (file == NULL || fscanf(file, "%lu", &max_bytes) != 1)
+			fail_errno("set a pipe's size to --pipe-bytes %" PRIu32, opt.pipe_bytes);
+		fclose(file);
+		usage_fail("--pipe-bytes %" PRIu32 " is above fs.pipe-max-size (%lu), which this "
+			   "process may not exceed (no CAP_SYS_RESOURCE): give at most %lu",
+			   opt.pipe_bytes, max_bytes, max_bytes);
+	}
 	if (size < 0)
 		fail_errno("set a pipe's size to --pipe-bytes %" PRIu32 " (F_SETPIPE_SZ)",
 			   opt.pipe_bytes);
