@@ -135,7 +135,7 @@ test-datapath: build-native venv
 	$(VENV)/bin/pytest tests/datapath
 
 test-frontend: build-frontend build-native venv
-	cd frontend && npm test && npm run e2e
+	cd frontend && npm run lint && npm test && npm run first-load && npm run e2e
 
 # The backend: ruff, mypy --strict, then pytest: scenario model, engine, store,
 # API, CLI; its integration tests run real experiments through namespaces,

@@ -24,7 +24,7 @@ describe('readSheets', () => {
     for (const sheet of sheets) {
       expect(sheet.title).not.toBe('');
       expect(sheet.goal.length).toBeGreaterThan(80);
-      expect(sheet.goal).not.toMatch(/\n|  /);
+      expect(sheet.goal).not.toMatch(/\n| {2}/);
       expect(sheet.markdown).not.toMatch(/^# /m);
       expect(sheet.markdown).toMatch(/^## Questions$/m);
     }
