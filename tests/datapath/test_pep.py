@@ -292,6 +292,24 @@ def test_a_refused_connection_reaches_the_client_as_a_reset():
     assert closed["error"] == "connect to the server: Connection refused"
 
 
+def test_connections_beyond_the_maximum_are_reset():
+    with pep_path() as path, serving(path.server, SERVER_ADDR, PORT, read_until_reset), \
+            pep(path, "terminal", "--max-connections", "1") as (relay, lines):
+        first = netlab.socket_in(path.client, socket.AF_INET, socket.SOCK_STREAM)
+        second = netlab.socket_in(path.client, socket.AF_INET, socket.SOCK_STREAM)
+        with first, second:
+            first.connect((SERVER_ADDR, PORT))
+            lines.wait_for("connection", lambda line: line["state"] == "relaying", 5)
+            second.settimeout(5)
+            second.connect((SERVER_ADDR, PORT))
+            with pytest.raises(ConnectionResetError):
+                second.recv(1)
+            first.sendall(b"still relayed")
+            lines.wait_for("connection", lambda line: line["to_server"]["bytes"] == 13, 5)
+        summary = relay.stop()
+    assert (summary["accepted"], summary["refused"]) == (2, 1)
+
+
 def in_namespace(ns: str, *command: str) -> str:
     return subprocess.run(["ip", "netns", "exec", ns, *command], capture_output=True, text=True,
                           check=True).stdout
