@@ -25,7 +25,7 @@ SHELL := bash
 BUILD := build
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := decoder tunnel
+FUZZ_TARGETS := decoder tunnel link
 
 # Python 3.12 (aiopquic needs it) for backend/.venv, which also holds the
 # test tooling: pyenv's 3.12, or one on PATH.

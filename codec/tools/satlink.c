@@ -7,36 +7,20 @@
  *
  *   [AQM] -> drop-tail buffer -> serialisation at the rate -> [frame] -> channel loss -> delay
  *
- * The AQM drops a share of the arrivals that find more than its threshold
- * waiting (a satellite gateway's early drop). The rate can follow a trace;
- * the delay can vary on top of its fixed part, drawn from weighted ranges
- * and held for a step, or read from a trace; packets never overtake one
- * another (a packet is due no earlier than the one before it, as on a FIFO
- * link).
- *
- * With a frame period (--frame-ms), the link sends frames, as a DVB-S2
- * forward link sends BBFrames on a fixed schedule: a packet whose
- * serialisation ends in (t_n - frame, t_n] leaves in the frame that starts
- * at t_n = n x frame from satlink's start, and the channel decides once per
- * frame, at its start: a lost frame loses every packet in it.
- *
- * The link is computed, not slept: on arrival, the reader thread of a
- * direction decides whether the buffer takes the packet, when its
- * serialisation starts and ends (from the link's own clock, link_free_ns, so
- * late wake-ups never accumulate), whether the channel loses it (decided at
- * the start of its serialisation; a lost packet still occupies the link),
- * and the time it is due at the far end. The writer thread of the direction
- * sleeps until the head packet is due (timerfd, absolute CLOCK_MONOTONIC
- * deadline; due times never decrease, the reader sees to it, so only the
- * head matters) and writes every due packet; its lateness (write time - due
- * time) goes into a histogram. Reader and writer are separate threads
- * because a write into a TUN runs the receiving namespace's network stack in
- * the writer's time slice, which must not delay the next read. They share a
- * single-producer single-consumer ring of packets.
+ * The link itself is link_model.c, free of I/O: on arrival, the reader
+ * thread of a direction offers the packet to it and learns its fate and the
+ * time it is due at the far end. The writer thread of the direction sleeps
+ * until the head packet is due (timerfd, absolute CLOCK_MONOTONIC deadline;
+ * due times never decrease, the model sees to it, so only the head matters)
+ * and writes every due packet; its lateness (write time - due time) goes
+ * into a histogram. Reader and writer are separate threads because a write
+ * into a TUN runs the receiving namespace's network stack in the writer's
+ * time slice, which must not delay the next read. They share a
+ * single-producer single-consumer ring of packets. This file is the rest:
+ * threads, TUN I/O, options and statistics.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <poll.h>
@@ -52,8 +36,8 @@
 #include <unistd.h>
 
 #include "histogram.h"
+#include "link_model.h"
 #include "swf.h"
-#include "tinymt32.h" /* libswf's generator: the AQM and delay draws are seeded as its channels */
 #include "tool.h"
 #include "tun.h"
 
@@ -65,98 +49,39 @@
 #define RING_PACKETS 16384u
 #define RING_BYTES (32u << 20)
 #define RING_MAX_BYTES (256u << 20)
-#define MAX_DELAY_BINS 64
 
 enum buffer_unit { BUFFER_UNLIMITED, BUFFER_BYTES, BUFFER_PACKETS, BUFFER_BDP };
 
-/* A value that steps in time, from "t_ms value" pairs: at time t the value
- * of the last pair at or before t, the trace starting over every period_ms
- * if that is > 0. */
-typedef struct step_trace {
-	number_pair *steps; /* NULL: no trace */
-	size_t count;
-	double period_ms;
-} step_trace;
-
-/* Extra one-way delay drawn uniformly in [low_ms, high_ms] from a range
- * picked with probability weight / (the sum of the weights). */
-typedef struct delay_bin {
-	double weight, low_ms, high_ms;
-} delay_bin;
-
-typedef struct link_config {
-	double rate_mbps; /* 0: unlimited */
-	double delay_ms;
-	double frame_ms; /* 0: packet by packet */
+/* One direction's options: the model's config as far as the options set it
+ * directly, and what needs both directions or the MTU (the buffer in BDP)
+ * or says which options were given. */
+typedef struct link_options {
+	link_model_config model; /* trace steps allocated here, freed at exit */
 	enum buffer_unit buffer_unit;
 	double buffer;              /* in buffer_unit */
 	const char *buffer_option; /* the option that set it: one per direction */
-	swf_channel_config channel;
-	/* The AQM (a threshold of UINT64_MAX: none); -1: not given. */
-	uint64_t aqm_threshold_bytes;
-	double aqm_drop_ratio;
-	int64_t aqm_seed;
-	/* Extra delay: bins held for delay_step_ms (0: not given), or a trace. */
-	delay_bin delay_bins[MAX_DELAY_BINS];
-	size_t delay_bin_count;
-	double delay_step_ms;
-	int64_t delay_seed;
-	step_trace delay_trace;
-	step_trace rate_trace; /* replaces rate_mbps while it runs */
-} link_config;
+	bool aqm_ratio_given, aqm_seed_given, delay_seed_given;
+} link_options;
 
 typedef struct slot {
 	uint64_t due_ns;
 	uint32_t len;
 } slot;
 
-/* A packet the link has taken and not finished serialising. */
-typedef struct queued_packet {
-	uint64_t start_ns, end_ns;
-	uint32_t len;
-} queued_packet;
-
 typedef struct direction {
 	const char *name;
 	int in_fd, out_fd;
 	uint32_t mtu;
 	uint64_t ring_packets; /* a power of two */
-	swf_channel *channel;
-	double ns_per_byte; /* 0: unlimited rate */
-	step_trace rate_trace; /* if it has steps, the rate in force, not ns_per_byte */
-	uint64_t delay_ns;
-	uint64_t frame_ns; /* 0: no frames */
-	uint64_t buffer_bytes, buffer_packets; /* UINT64_MAX: no limit */
-	/* The AQM: an arrival that finds more than aqm_threshold_bytes waiting
-	 * is dropped if a draw falls below aqm_drop_below (ratio x 2^32). */
-	uint64_t aqm_threshold_bytes; /* UINT64_MAX: no AQM */
-	uint64_t aqm_drop_below;
-	swf_tinymt32 aqm_prng;
-	/* The extra delay: from bins (cumulative weights), step k of
-	 * delay_step_ns holding the value of the k-th pair of draws, so the
-	 * process depends on time only, not on the traffic; or from a trace. */
-	delay_bin delay_bins[MAX_DELAY_BINS];
-	double delay_cumulative[MAX_DELAY_BINS];
-	size_t delay_bin_count;
-	uint64_t delay_step_ns, delay_next_step, delay_extra_ns;
-	swf_tinymt32 delay_prng;
-	step_trace delay_trace;
-	uint64_t last_due_ns; /* packets never overtake one another */
+	link_model_config config; /* as resolved: what the ready line reports */
+	link_model *model;        /* the reader's alone */
 
 	/* The ring: the reader fills slots[tail], the writer empties
 	 * slots[head]; indices grow forever and wrap by masking. */
 	slot *slots;
 	uint8_t *data; /* ring_packets * mtu bytes */
 	_Alignas(64) _Atomic uint64_t tail;
-	_Atomic uint64_t link_free_ns; /* published for queue_bytes */
-	/* Reader-only state: the link's clock and the packets still queued
-	 * (lost ones included), with their bytes. */
-	uint64_t reader_link_free_ns;
-	/* The frame of the last packet and the channel's decision for it. */
-	uint64_t frame_index;
-	bool frame_lost;
-	queued_packet *queued;
-	uint64_t queued_head, queued_tail, queued_bytes;
+	_Atomic uint64_t free_at_ns; /* the model's, published for queue_bytes */
 	/* drops_buffer counts every drop of the queue, drops_aqm the AQM's part. */
 	_Atomic uint64_t packets_in, bytes_in, drops_buffer, drops_aqm, drops_channel,
 		drops_overflow;
@@ -220,8 +145,9 @@ static const char usage[] =
 	"  --aqm-seed N         seed of the AQM's draws (default 1)\n"
 	"  --frame-ms F         send frames every F ms (DVB-S2 BBFrames): a packet leaves in\n"
 	"                       the first frame after its serialisation, and the channel\n"
-	"                       decides per frame, at its start (default: packet by packet)\n"
-	"  --channel SPEC       loss model, decided when serialisation starts (default perfect):\n"
+	"                       decides per frame, for the frame's F ms on the air\n"
+	"                       (default: packet by packet)\n"
+	"  --channel SPEC       loss model (default perfect):\n"
 	"      perfect\n"
 	"      bernoulli:loss=P\n"
 	"      ge-packet:p=P,q=Q[,loss_good=0][,loss_bad=1]\n"
@@ -229,6 +155,10 @@ static const char usage[] =
 	"      outage:period_ms=MS,duration_ms=MS[,phase_ms=0][,jitter_ms=0]\n"
 	"      trace:file=PATH[,trace_period_ms=MS]  (lines \"start_ms end_ms\")\n"
 	"    each with [,seed=N] (default 1); time counts from satlink's start.\n"
+	"  --loss-rule RULE     how a time-based channel (perfect, ge-time, outage, trace)\n"
+	"                       decides: overlap (default), a packet (or frame) is lost if\n"
+	"                       its time on the air overlaps lost time; start, it is\n"
+	"                       decided when its serialisation starts\n"
 	"\n"
 	"Output:\n"
 	"  --stats-interval-ms MS  period of the stats lines (default 100; 0: none)\n"
@@ -249,131 +179,32 @@ static bool ring_full(const direction *d, uint64_t tail)
 	return tail - atomic_load_explicit(&d->head, memory_order_acquire) == d->ring_packets;
 }
 
-/* step_value is a step trace's value at t_ms from satlink's start (a pure
- * function: the stats thread calls it too). */
-static double step_value(const step_trace *trace, double t_ms)
-{
-	if (trace->period_ms > 0)
-		t_ms = fmod(t_ms, trace->period_ms);
-	size_t low = 0, high = trace->count; /* the answer is in [low, high) */
-	while (high - low > 1) {
-		size_t middle = low + (high - low) / 2;
-		if (trace->steps[middle].first <= t_ms)
-			low = middle;
-		else
-			high = middle;
-	}
-	return trace->steps[low].second;
-}
-
-/* ns_per_byte_at is the serialisation time per byte at time t_ns. */
-static double ns_per_byte_at(const direction *d, uint64_t t_ns)
-{
-	if (d->rate_trace.steps == NULL)
-		return d->ns_per_byte;
-	return 8e3 / step_value(&d->rate_trace, (t_ns - start_ns) / 1e6);
-}
-
-static double draw_unit(swf_tinymt32 *prng)
-{
-	return swf_tinymt32_next(prng) / 4294967296.0;
-}
-
-/* extra_delay_ns is the variable part of the delay at t_ns. */
-static uint64_t extra_delay_ns(direction *d, uint64_t t_ns)
-{
-	double t_ms = (t_ns - start_ns) / 1e6;
-	if (d->delay_trace.steps != NULL)
-		return (uint64_t)llround(step_value(&d->delay_trace, t_ms) * 1e6);
-	if (d->delay_bin_count == 0)
-		return 0;
-	for (uint64_t step = (t_ns - start_ns) / d->delay_step_ns; d->delay_next_step <= step;
-	     d->delay_next_step++) {
-		double pick = draw_unit(&d->delay_prng) * d->delay_cumulative[d->delay_bin_count - 1];
-		double within = draw_unit(&d->delay_prng);
-		size_t bin = 0;
-		while (bin + 1 < d->delay_bin_count && d->delay_cumulative[bin] <= pick)
-			bin++;
-		const delay_bin *b = &d->delay_bins[bin];
-		d->delay_extra_ns = (uint64_t)llround((b->low_ms + within * (b->high_ms - b->low_ms)) * 1e6);
-	}
-	return d->delay_extra_ns;
-}
-
-/* depart applies the frames, the channel and the delay to a packet serialised
- * from tx_start to tx_end, and returns its due time, or 0 if it is lost. */
-static uint64_t depart(direction *d, uint64_t tx_start, uint64_t tx_end)
-{
-	bool lost;
-	if (d->frame_ns == 0) {
-		lost = swf_channel_lost(d->channel, (tx_start - start_ns) / 1000);
-	} else {
-		/* Frame n starts at n x frame_ns; a packet whose serialisation
-		 * ends at t leaves with frame ceil(t / frame_ns). */
-		uint64_t frame = (tx_end - start_ns + d->frame_ns - 1) / d->frame_ns;
-		if (frame != d->frame_index) {
-			d->frame_index = frame;
-			d->frame_lost = swf_channel_lost(d->channel, frame * d->frame_ns / 1000);
-		}
-		lost = d->frame_lost;
-		tx_end = start_ns + frame * d->frame_ns;
-	}
-	if (lost) {
-		atomic_fetch_add_explicit(&d->drops_channel, 1, memory_order_relaxed);
-		return 0;
-	}
-	uint64_t due = tx_end + d->delay_ns + extra_delay_ns(d, tx_end);
-	/* FIFO: when the delay falls, a packet waits for the one before it. */
-	if (due < d->last_due_ns)
-		due = d->last_due_ns;
-	d->last_due_ns = due;
-	return due;
-}
-
-/* backlog_bytes is what the link has taken and not serialised at now: the
- * queued bytes but the part of the packet in serialisation already sent. */
-static double backlog_bytes(const direction *d, uint64_t now)
-{
-	if (d->queued_head == d->queued_tail)
-		return 0;
-	const queued_packet *p = &d->queued[d->queued_head & (d->ring_packets - 1)];
-	double sent = p->start_ns < now ? (double)p->len * (now - p->start_ns) / (p->end_ns - p->start_ns)
-					: 0;
-	return (double)d->queued_bytes - sent;
-}
-
-/* admit applies the buffer, the serialisation and the channel to a packet of
- * len bytes arriving at now, and returns its due time, or 0 if it is lost. */
+/* admit offers a packet of len bytes read at now to the link, counts its
+ * fate, and returns its due time, or 0 if it is dropped. */
 static uint64_t admit(direction *d, uint32_t len, uint64_t now)
 {
-	if (d->ns_per_byte == 0 && d->rate_trace.steps == NULL)
-		return depart(d, now, now);
-	uint64_t mask = d->ring_packets - 1;
-	while (d->queued_head != d->queued_tail && d->queued[d->queued_head & mask].end_ns <= now)
-		d->queued_bytes -= d->queued[d->queued_head++ & mask].len;
-	uint64_t queued_packets = d->queued_tail - d->queued_head;
-	double backlog = backlog_bytes(d, now);
-	if (backlog > (double)d->aqm_threshold_bytes &&
-	    swf_tinymt32_next(&d->aqm_prng) < d->aqm_drop_below) {
+	uint64_t due;
+	link_fate fate = link_model_offer(d->model, now - start_ns, len, &due);
+	atomic_store_explicit(&d->free_at_ns, link_model_free_at_ns(d->model),
+			      memory_order_relaxed);
+	switch (fate) {
+	case LINK_SENT:
+		return start_ns + due;
+	case LINK_DROP_AQM:
 		atomic_fetch_add_explicit(&d->drops_aqm, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&d->drops_buffer, 1, memory_order_relaxed);
 		return 0;
-	}
-	if (backlog + len > (double)d->buffer_bytes || queued_packets >= d->buffer_packets) {
+	case LINK_DROP_BUFFER:
 		atomic_fetch_add_explicit(&d->drops_buffer, 1, memory_order_relaxed);
 		return 0;
-	}
-	if (queued_packets == d->ring_packets) {
+	case LINK_DROP_OVERFLOW:
 		atomic_fetch_add_explicit(&d->drops_overflow, 1, memory_order_relaxed);
 		return 0;
+	case LINK_DROP_CHANNEL:
+		atomic_fetch_add_explicit(&d->drops_channel, 1, memory_order_relaxed);
+		return 0;
 	}
-	uint64_t tx_start = d->reader_link_free_ns > now ? d->reader_link_free_ns : now;
-	uint64_t tx_end = tx_start + (uint64_t)llround(len * ns_per_byte_at(d, tx_start));
-	d->reader_link_free_ns = tx_end;
-	atomic_store_explicit(&d->link_free_ns, tx_end, memory_order_relaxed);
-	d->queued[d->queued_tail++ & mask] = (queued_packet){tx_start, tx_end, len};
-	d->queued_bytes += len;
-	return depart(d, tx_start, tx_end);
+	return 0;
 }
 
 static void wake_writer(direction *d)
@@ -485,25 +316,26 @@ static void *writer_main(void *arg)
 /* Set-up, stats and the command line.                                    */
 
 /* step_trace_max is the largest value of a trace. */
-static double step_trace_max(const step_trace *trace)
+static double step_trace_max(const link_step_trace *trace)
 {
 	double max = 0;
 	for (size_t i = 0; i < trace->count; i++)
-		max = fmax(max, trace->steps[i].second);
+		max = fmax(max, trace->steps[i].value);
 	return max;
 }
 
 /* ring_size is the slot count of a direction's ring: the default, or more
  * where its buffer and what its longest delay holds at its fastest rate
  * need more full-size packets, within RING_MAX_BYTES. */
-static uint64_t ring_size(const direction *d, const link_config *config, uint32_t mtu)
+static uint64_t ring_size(const link_model_config *config, uint32_t mtu)
 {
 	uint64_t slots = RING_PACKETS;
 	while (slots * mtu > RING_BYTES)
 		slots /= 2;
-	double buffer_bytes = d->buffer_bytes != UINT64_MAX       ? (double)d->buffer_bytes
-			      : d->buffer_packets != UINT64_MAX ? (double)d->buffer_packets * mtu
-								: 0;
+	double buffer_bytes = config->buffer_bytes != LINK_UNLIMITED ? (double)config->buffer_bytes
+			      : config->buffer_packets != LINK_UNLIMITED
+				      ? (double)config->buffer_packets * mtu
+				      : 0;
 	if (buffer_bytes == 0)
 		return slots; /* no limit to size it by */
 	double rate_mbps = fmax(config->rate_mbps, step_trace_max(&config->rate_trace));
@@ -516,60 +348,52 @@ static uint64_t ring_size(const direction *d, const link_config *config, uint32_
 	return slots;
 }
 
+/* resolve_buffer sets the model's buffer from the options: the BDP needs
+ * both directions' delays and the MTU. */
+static void resolve_buffer(link_model_config *model, const link_options *options,
+			   const link_options *reverse, const char *name, uint32_t mtu)
+{
+	double rtt_s = (options->model.delay_ms + reverse->model.delay_ms) / 1e3;
+	switch (options->buffer_unit) {
+	case BUFFER_UNLIMITED:
+		break;
+	case BUFFER_BYTES:
+		model->buffer_bytes = (uint64_t)options->buffer;
+		break;
+	case BUFFER_PACKETS:
+		model->buffer_packets = (uint64_t)options->buffer;
+		break;
+	case BUFFER_BDP:
+		model->buffer_bytes = (uint64_t)llround(options->buffer * options->model.rate_mbps *
+							1e6 / 8 * rtt_s);
+		if (model->buffer_bytes < mtu)
+			usage_fail("--%s-buffer-bdp %g is %" PRIu64 " bytes, less than one packet of "
+				   "--mtu %" PRIu32 " (the BDP uses ab + ba delay): use "
+				   "--%s-buffer-bytes or --%s-buffer-packets",
+				   name, options->buffer, model->buffer_bytes, mtu, name, name);
+		break;
+	}
+}
+
 /* direction_init sets a direction up but for its devices (in_fd, out_fd). */
-static void direction_init(direction *d, const char *name, const link_config *config,
-			   const link_config *reverse, uint32_t mtu)
+static void direction_init(direction *d, const char *name, const link_options *options,
+			   const link_options *reverse, uint32_t mtu)
 {
 	memset(d, 0, sizeof *d);
 	d->name = name;
 	d->mtu = mtu;
-	d->ns_per_byte = config->rate_mbps > 0 ? 8e3 / config->rate_mbps : 0;
-	d->delay_ns = (uint64_t)llround(config->delay_ms * 1e6);
-	d->frame_ns = (uint64_t)llround(config->frame_ms * 1e6);
-	d->frame_index = UINT64_MAX; /* no frame decided yet */
-	d->buffer_bytes = UINT64_MAX;
-	d->buffer_packets = UINT64_MAX;
-	double rtt_s = (config->delay_ms + reverse->delay_ms) / 1e3;
-	switch (config->buffer_unit) {
-	case BUFFER_UNLIMITED:
-		break;
-	case BUFFER_BYTES:
-		d->buffer_bytes = (uint64_t)config->buffer;
-		break;
-	case BUFFER_PACKETS:
-		d->buffer_packets = (uint64_t)config->buffer;
-		break;
-	case BUFFER_BDP:
-		d->buffer_bytes = (uint64_t)llround(config->buffer * config->rate_mbps * 1e6 / 8 *
-						    rtt_s);
-		if (d->buffer_bytes < mtu)
-			usage_fail("--%s-buffer-bdp %g is %" PRIu64 " bytes, less than one packet of "
-				   "--mtu %" PRIu32 " (the BDP uses ab + ba delay): use "
-				   "--%s-buffer-bytes or --%s-buffer-packets",
-				   name, config->buffer, d->buffer_bytes, mtu, name, name);
-		break;
-	}
-	swf_status status = swf_channel_new(&config->channel, &d->channel);
-	if (status != SWF_OK)
-		fail("create the %s channel: %s", name, swf_status_string(status));
-	d->rate_trace = config->rate_trace;
-	d->aqm_threshold_bytes = config->aqm_threshold_bytes;
-	d->aqm_drop_below = (uint64_t)llround(fmax(config->aqm_drop_ratio, 0) * 4294967296.0);
-	swf_tinymt32_init(&d->aqm_prng, config->aqm_seed < 0 ? 1 : (uint32_t)config->aqm_seed);
-	d->delay_bin_count = config->delay_bin_count;
-	double total_weight = 0;
-	for (size_t i = 0; i < config->delay_bin_count; i++) {
-		d->delay_bins[i] = config->delay_bins[i];
-		d->delay_cumulative[i] = total_weight += config->delay_bins[i].weight;
-	}
-	d->delay_step_ns = (uint64_t)llround(config->delay_step_ms * 1e6);
-	swf_tinymt32_init(&d->delay_prng, config->delay_seed < 0 ? 1 : (uint32_t)config->delay_seed);
-	d->delay_trace = config->delay_trace;
-	d->ring_packets = ring_size(d, config, mtu);
+	d->config = options->model;
+	resolve_buffer(&d->config, options, reverse, name, mtu);
+	d->ring_packets = ring_size(&d->config, mtu);
+	d->config.queue_capacity = d->ring_packets;
+	const char *invalid = link_model_config_check(&d->config);
+	if (invalid)
+		fail("the %s link's %s is out of range (see --help)", name, invalid);
+	if (link_model_new(&d->config, &d->model) != SWF_OK)
+		fail("out of memory for the %s link", name);
 	d->slots = calloc(d->ring_packets, sizeof *d->slots);
-	d->queued = calloc(d->ring_packets, sizeof *d->queued);
 	d->data = malloc(d->ring_packets * mtu);
-	if (d->slots == NULL || d->queued == NULL || d->data == NULL)
+	if (d->slots == NULL || d->data == NULL)
 		fail("out of memory for the %s ring of %" PRIu64 " packets", name,
 		     d->ring_packets);
 	d->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -580,11 +404,8 @@ static void direction_init(direction *d, const char *name, const link_config *co
 
 static void direction_free(direction *d)
 {
-	swf_channel_free(d->channel);
+	link_model_free(d->model);
 	free(d->slots);
-	free(d->queued);
-	free(d->rate_trace.steps);
-	free(d->delay_trace.steps);
 	free(d->data);
 	close(d->wake_fd);
 	close(d->timer_fd);
@@ -602,39 +423,41 @@ static bool start_thread(pthread_t *thread, void *(*main_fn)(void *), direction 
 	return realtime && pthread_setschedparam(*thread, SCHED_FIFO, &param) == 0;
 }
 
-static void print_link(const link_config *c, const direction *d)
+static void print_limit(const char *key, uint64_t value)
 {
-	printf("{\"rate_mbps\":%g,\"delay_ms\":%g,\"frame_ms\":%g,\"ring_packets\":%" PRIu64
-	       ",\"buffer_bytes\":",
+	if (value == LINK_UNLIMITED)
+		printf(",\"%s\":null", key);
+	else
+		printf(",\"%s\":%" PRIu64, key, value);
+}
+
+static void print_link(const direction *d)
+{
+	const link_model_config *c = &d->config;
+	printf("{\"rate_mbps\":%g,\"delay_ms\":%g,\"frame_ms\":%g,\"ring_packets\":%" PRIu64,
 	       c->rate_mbps, c->delay_ms, c->frame_ms, d->ring_packets);
-	if (d->buffer_bytes == UINT64_MAX)
-		printf("null");
-	else
-		printf("%" PRIu64, d->buffer_bytes);
-	printf(",\"buffer_packets\":");
-	if (d->buffer_packets == UINT64_MAX)
-		printf("null");
-	else
-		printf("%" PRIu64, d->buffer_packets);
-	printf(",\"channel\":\"%s\",\"seed\":%" PRIu32, channel_kind_name(c->channel.kind),
-	       c->channel.seed);
-	if (d->aqm_threshold_bytes == UINT64_MAX)
+	print_limit("buffer_bytes", c->buffer_bytes);
+	print_limit("buffer_packets", c->buffer_packets);
+	printf(",\"channel\":\"%s\",\"seed\":%" PRIu32 ",\"loss_rule\":\"%s\"",
+	       channel_kind_name(c->channel.kind), c->channel.seed,
+	       c->loss_rule == SWF_LOSS_OVERLAP ? "overlap" : "start");
+	if (c->aqm_threshold_bytes == LINK_UNLIMITED)
 		printf(",\"aqm\":null");
 	else
-		printf(",\"aqm\":{\"threshold_bytes\":%" PRIu64 ",\"drop_ratio\":%g,\"seed\":%" PRId64 "}",
-		       d->aqm_threshold_bytes, c->aqm_drop_ratio, c->aqm_seed < 0 ? 1 : c->aqm_seed);
-	if (d->delay_bin_count > 0)
+		printf(",\"aqm\":{\"threshold_bytes\":%" PRIu64 ",\"drop_ratio\":%g,\"seed\":%" PRIu32 "}",
+		       c->aqm_threshold_bytes, c->aqm_drop_ratio, c->aqm_seed);
+	if (c->delay_bin_count > 0)
 		printf(",\"delay_variation\":{\"model\":\"distribution\",\"bins\":%zu,\"step_ms\":%g,"
-		       "\"seed\":%" PRId64 "}",
-		       d->delay_bin_count, c->delay_step_ms, c->delay_seed < 0 ? 1 : c->delay_seed);
-	else if (d->delay_trace.steps != NULL)
+		       "\"seed\":%" PRIu32 "}",
+		       c->delay_bin_count, c->delay_step_ms, c->delay_seed);
+	else if (c->delay_trace.steps != NULL)
 		printf(",\"delay_variation\":{\"model\":\"trace\",\"steps\":%zu,\"period_ms\":%g}",
-		       d->delay_trace.count, d->delay_trace.period_ms);
+		       c->delay_trace.count, c->delay_trace.period_ms);
 	else
 		printf(",\"delay_variation\":null");
-	if (d->rate_trace.steps != NULL)
-		printf(",\"rate_trace\":{\"steps\":%zu,\"period_ms\":%g}}", d->rate_trace.count,
-		       d->rate_trace.period_ms);
+	if (c->rate_trace.steps != NULL)
+		printf(",\"rate_trace\":{\"steps\":%zu,\"period_ms\":%g}}", c->rate_trace.count,
+		       c->rate_trace.period_ms);
 	else
 		printf(",\"rate_trace\":null}");
 }
@@ -642,10 +465,9 @@ static void print_link(const link_config *c, const direction *d)
 static void print_direction(direction *d, uint64_t now, const histogram_snapshot *newer,
 			    const histogram_snapshot *older)
 {
-	uint64_t link_free = atomic_load_explicit(&d->link_free_ns, memory_order_relaxed);
+	uint64_t free_at = atomic_load_explicit(&d->free_at_ns, memory_order_relaxed);
 	/* Exact at a constant rate; with a rate trace, at the rate in force now. */
-	uint64_t queue_bytes =
-		link_free > now ? (uint64_t)((link_free - now) / ns_per_byte_at(d, now)) : 0;
+	uint64_t queue_bytes = link_model_queue_bytes(d->model, free_at, now - start_ns);
 #define COUNTER(field) (uint64_t) atomic_load_explicit(&d->field, memory_order_relaxed)
 	uint64_t packets_out = COUNTER(packets_out);
 	uint64_t head = atomic_load(&d->head), tail = atomic_load(&d->tail);
@@ -697,46 +519,54 @@ static int direction_option(const char *option, const char **base)
 
 /* set_buffer records a direction's buffer; two units for one direction
  * (--buffer-bytes and --ab-buffer-packets) are refused, not overridden. */
-static void set_buffer(link_config *c, const char *direction_name, const char *option,
+static void set_buffer(link_options *o, const char *direction_name, const char *option,
 		       enum buffer_unit unit, double size)
 {
-	if (c->buffer_unit != BUFFER_UNLIMITED && c->buffer_unit != unit)
+	if (o->buffer_unit != BUFFER_UNLIMITED && o->buffer_unit != unit)
 		usage_fail("%s and %s both set the %s buffer: give it in bytes, packets or BDP, "
-			   "not two of them", c->buffer_option, option, direction_name);
-	c->buffer_unit = unit;
-	c->buffer = size;
-	c->buffer_option = option;
+			   "not two of them", o->buffer_option, option, direction_name);
+	o->buffer_unit = unit;
+	o->buffer = size;
+	o->buffer_option = option;
 }
 
 /* read_step_trace loads a step trace of "t_ms <value_name>" lines: from
  * t_ms 0 forward in time, each value at least min (above it unless
  * min_inclusive) and at most max. */
-static void read_step_trace(step_trace *trace, const char *option, const char *path,
+static void read_step_trace(link_step_trace *trace, const char *option, const char *path,
 			    const char *value_name, double min, bool min_inclusive, double max)
 {
 	char form[64];
 	snprintf(form, sizeof form, "t_ms %s", value_name);
-	free(trace->steps);
-	trace->steps = read_pairs(option, path, form, &trace->count);
-	if (trace->count == 0)
+	size_t count;
+	number_pair *pairs = read_pairs(option, path, form, &count);
+	if (count == 0)
 		usage_fail("%s: %s has no \"%s\" line", option, path, form);
-	for (size_t i = 0; i < trace->count; i++) {
-		double t_ms = trace->steps[i].first, value = trace->steps[i].second;
-		if (i == 0 ? t_ms != 0 : !(t_ms > trace->steps[i - 1].first && t_ms <= 1e12))
+	link_trace_step *steps = malloc(count * sizeof *steps);
+	if (steps == NULL)
+		fail("out of memory for %s", path);
+	for (size_t i = 0; i < count; i++) {
+		double t_ms = pairs[i].first, value = pairs[i].second;
+		if (i == 0 ? t_ms != 0 : !(t_ms > steps[i - 1].t_ms && t_ms <= 1e12))
 			usage_fail("%s: %s must start at t_ms 0 and go forward in time (at most 1e12), "
 				   "but step %zu has t_ms %g", option, path, i + 1, t_ms);
 		if (!((min_inclusive ? value >= min : value > min) && value <= max))
 			usage_fail("%s: %s step %zu: %s must be %s %g and <= %g, got %g", option, path,
 				   i + 1, value_name, min_inclusive ? ">=" : ">", min, max, value);
+		steps[i] = (link_trace_step){t_ms, value};
 	}
+	free(pairs);
+	free((void *)trace->steps);
+	trace->steps = steps;
+	trace->count = count;
 }
 
 /* parse_delay_bins reads "weight:low_ms:high_ms" ranges separated by commas. */
-static void parse_delay_bins(link_config *c, const char *option, const char *spec)
+static void parse_delay_bins(link_model_config *c, const char *option, const char *spec)
 {
 	c->delay_bin_count = 0;
 	for (const char *p = spec;; p++) {
-		delay_bin bin;
+		link_delay_bin bin;
 		int used = 0;
 		if (sscanf(p, "%lf:%lf:%lf%n", &bin.weight, &bin.low_ms, &bin.high_ms, &used) != 3 ||
 		    (p[used] != ',' && p[used] != '\0'))
@@ -746,8 +576,8 @@ static void parse_delay_bins(link_config *c, const char *option, const char *spe
 		      bin.high_ms >= bin.low_ms && bin.high_ms <= 1e5))
 			usage_fail("%s: in %.*s the weight must be > 0 and 0 <= low_ms <= high_ms <= "
 				   "100000", option, used, p);
-		if (c->delay_bin_count == MAX_DELAY_BINS)
-			usage_fail("%s takes at most %d ranges", option, MAX_DELAY_BINS);
+		if (c->delay_bin_count == LINK_MAX_DELAY_BINS)
+			usage_fail("%s takes at most %d ranges", option, LINK_MAX_DELAY_BINS);
 		c->delay_bins[c->delay_bin_count++] = bin;
 		p += used;
 		if (*p == '\0')
@@ -755,9 +585,19 @@ static void parse_delay_bins(link_config *c, const char *option, const char *spe
 	}
 }
 
-static void set_link_option(link_config *c, const char *direction_name, const char *option,
+static swf_loss_rule parse_loss_rule(const char *option, const char *value)
+{
+	if (strcmp(value, "overlap") == 0)
+		return SWF_LOSS_OVERLAP;
+	if (strcmp(value, "start") == 0)
+		return SWF_LOSS_AT_START;
+	usage_fail("%s must be overlap or start, got \"%s\"", option, value);
+}
+
+static void set_link_option(link_options *o, const char *direction_name, const char *option,
 			    const char *base, const char *value)
 {
+	link_model_config *c = &o->model;
 	if (strcmp(base, "rate-mbps") == 0) {
 		c->rate_mbps = parse_double(option, value, 0, false, 1e6);
 	} else if (strcmp(base, "rate-trace") == 0) {
@@ -771,7 +611,8 @@ static void set_link_option(link_config *c, const char *direction_name, const ch
 	} else if (strcmp(base, "delay-step-ms") == 0) {
 		c->delay_step_ms = parse_double(option, value, 0.001, true, 1e9);
 	} else if (strcmp(base, "delay-seed") == 0) {
-		c->delay_seed = (int64_t)parse_uint(option, value, 0, UINT32_MAX);
+		c->delay_seed = (uint32_t)parse_uint(option, value, 0, UINT32_MAX);
+		o->delay_seed_given = true;
 	} else if (strcmp(base, "delay-trace") == 0) {
 		read_step_trace(&c->delay_trace, option, value, "delay_ms", 0, true, 1e5);
 	} else if (strcmp(base, "delay-trace-period-ms") == 0) {
@@ -780,21 +621,26 @@ static void set_link_option(link_config *c, const char *direction_name, const ch
 		c->aqm_threshold_bytes = parse_uint(option, value, 0, UINT32_MAX);
 	} else if (strcmp(base, "aqm-drop-ratio") == 0) {
 		c->aqm_drop_ratio = parse_double(option, value, 0, true, 1);
+		o->aqm_ratio_given = true;
 	} else if (strcmp(base, "aqm-seed") == 0) {
-		c->aqm_seed = (int64_t)parse_uint(option, value, 0, UINT32_MAX);
+		c->aqm_seed = (uint32_t)parse_uint(option, value, 0, UINT32_MAX);
+		o->aqm_seed_given = true;
 	} else if (strcmp(base, "frame-ms") == 0) {
 		c->frame_ms = parse_double(option, value, 0.001, true, 1e4);
 	} else if (strcmp(base, "buffer-bytes") == 0) {
-		set_buffer(c, direction_name, option, BUFFER_BYTES,
+		set_buffer(o, direction_name, option, BUFFER_BYTES,
 			   (double)parse_uint(option, value, 1, UINT32_MAX));
 	} else if (strcmp(base, "buffer-packets") == 0) {
-		set_buffer(c, direction_name, option, BUFFER_PACKETS,
+		set_buffer(o, direction_name, option, BUFFER_PACKETS,
 			   (double)parse_uint(option, value, 1, RING_PACKETS));
 	} else if (strcmp(base, "buffer-bdp") == 0) {
-		set_buffer(c, direction_name, option, BUFFER_BDP,
+		set_buffer(o, direction_name, option, BUFFER_BDP,
 			   parse_double(option, value, 0, false, 1e3));
 	} else if (strcmp(base, "channel") == 0) {
+		free((void *)c->channel.intervals);
 		parse_channel(option, value, &c->channel);
+	} else if (strcmp(base, "loss-rule") == 0) {
+		c->loss_rule = parse_loss_rule(option, value);
 	} else {
 		usage_fail("unknown option %s (see --help)", option);
 	}
@@ -808,28 +654,29 @@ static void needs(bool given, const char *dir, const char *option, bool present,
 		usage_fail("--%s-%s needs --%s-%s", dir, option, dir, needed);
 }
 
-static void check_trace_period(const step_trace *trace, const char *dir, const char *name)
+static void check_trace_period(const link_step_trace *trace, const char *dir, const char *name)
 {
 	char period[32], file[32];
 	snprintf(period, sizeof period, "%s-trace-period-ms", name);
 	snprintf(file, sizeof file, "%s-trace", name);
 	needs(trace->period_ms > 0, dir, period, trace->steps != NULL, file);
 	if (trace->steps != NULL && trace->period_ms > 0 &&
-	    trace->period_ms <= trace->steps[trace->count - 1].first)
+	    trace->period_ms <= trace->steps[trace->count - 1].t_ms)
 		usage_fail("--%s-%s %g must be longer than the last t_ms of the trace, %g", dir, period,
-			   trace->period_ms, trace->steps[trace->count - 1].first);
+			   trace->period_ms, trace->steps[trace->count - 1].t_ms);
 }
 
 /* check_link refuses what one direction's options cannot mean together. */
-static void check_link(const link_config *c, const char *dir)
+static void check_link(const link_options *o, const char *dir)
 {
+	const link_model_config *c = &o->model;
 	bool rate = c->rate_mbps > 0 || c->rate_trace.steps != NULL;
-	if (c->buffer_unit == BUFFER_BDP && c->rate_mbps == 0)
+	if (o->buffer_unit == BUFFER_BDP && c->rate_mbps == 0)
 		usage_fail("--%s-buffer-bdp needs a rate (--rate-mbps or --%s-rate-mbps)", dir, dir);
-	bool aqm = c->aqm_threshold_bytes != UINT64_MAX;
-	needs(aqm, dir, "aqm-threshold-bytes", c->aqm_drop_ratio >= 0, "aqm-drop-ratio");
-	needs(c->aqm_drop_ratio >= 0, dir, "aqm-drop-ratio", aqm, "aqm-threshold-bytes");
-	needs(c->aqm_seed >= 0, dir, "aqm-seed", aqm, "aqm-threshold-bytes");
+	bool aqm = c->aqm_threshold_bytes != LINK_UNLIMITED;
+	needs(aqm, dir, "aqm-threshold-bytes", o->aqm_ratio_given, "aqm-drop-ratio");
+	needs(o->aqm_ratio_given, dir, "aqm-drop-ratio", aqm, "aqm-threshold-bytes");
+	needs(o->aqm_seed_given, dir, "aqm-seed", aqm, "aqm-threshold-bytes");
 	if (aqm && !rate)
 		usage_fail("--%s-aqm-threshold-bytes needs a rate (--rate-mbps or --rate-trace): "
 			   "nothing queues without one", dir);
@@ -839,7 +686,7 @@ static void check_link(const link_config *c, const char *dir)
 			   dir);
 	needs(bins, dir, "delay-bins", c->delay_step_ms > 0, "delay-step-ms");
 	needs(c->delay_step_ms > 0, dir, "delay-step-ms", bins, "delay-bins");
-	needs(c->delay_seed >= 0, dir, "delay-seed", bins, "delay-bins");
+	needs(o->delay_seed_given, dir, "delay-seed", bins, "delay-bins");
 	check_trace_period(&c->delay_trace, dir, "delay");
 	check_trace_period(&c->rate_trace, dir, "rate");
 }
@@ -849,13 +696,15 @@ int main(int argc, char **argv)
 	tool_name = "satlink";
 	const char *netns[2] = {NULL, NULL}, *dev[2] = {NULL, NULL}, *addr[2] = {NULL, NULL};
 	uint32_t mtu = 1500, stats_interval_ms = 100;
-	link_config links[2];
+	link_options links[2];
 	for (int k = 0; k < 2; k++)
-		links[k] = (link_config){.channel = {.kind = SWF_CHANNEL_PERFECT, .seed = 1},
-					 .aqm_threshold_bytes = UINT64_MAX,
-					 .aqm_drop_ratio = -1,
-					 .aqm_seed = -1,
-					 .delay_seed = -1};
+		links[k] = (link_options){.model = {.channel = {.kind = SWF_CHANNEL_PERFECT, .seed = 1},
+						    .loss_rule = SWF_LOSS_OVERLAP,
+						    .buffer_bytes = LINK_UNLIMITED,
+						    .buffer_packets = LINK_UNLIMITED,
+						    .aqm_threshold_bytes = LINK_UNLIMITED,
+						    .aqm_seed = 1,
+						    .delay_seed = 1}};
 
 	for (int i = 1; i < argc; i++) {
 		const char *option = argv[i];
@@ -902,8 +751,8 @@ int main(int argc, char **argv)
 	static direction dirs[2];
 	direction_init(&dirs[0], "ab", &links[0], &links[1], mtu);
 	direction_init(&dirs[1], "ba", &links[1], &links[0], mtu);
-	for (int k = 0; k < 2; k++) /* the channels keep their own copies */
-		free((void *)links[k].channel.intervals);
+	for (int k = 0; k < 2; k++) /* the models keep their own copies */
+		free((void *)links[k].model.channel.intervals);
 
 	stop_init();
 	int fds[2];
@@ -924,9 +773,9 @@ int main(int argc, char **argv)
 	printf("{\"event\":\"ready\",\"pid\":%d,\"start_ns\":%" PRIu64 ",\"mtu\":%" PRIu32
 	       ",\"realtime\":%s,\"ab\":",
 	       (int)getpid(), start_ns, mtu, all_realtime ? "true" : "false");
-	print_link(&links[0], &dirs[0]);
+	print_link(&dirs[0]);
 	printf(",\"ba\":");
-	print_link(&links[1], &dirs[1]);
+	print_link(&dirs[1]);
 	printf("}\n");
 	fflush(stdout);
 
@@ -949,6 +798,8 @@ int main(int argc, char **argv)
 	print_stats("summary", dirs, snaps, true);
 	for (int k = 0; k < 2; k++) {
 		direction_free(&dirs[k]);
+		free((void *)links[k].model.rate_trace.steps);
+		free((void *)links[k].model.delay_trace.steps);
 		free(snaps[k][0]);
 		free(snaps[k][1]);
 		close(fds[k]);

@@ -106,6 +106,7 @@ def test_swf_tunnel_reports_the_device_the_kernel_numbered(ns):
      "not two of them"),
     (["--a-addr", "10.0.0.1/33"],
      '--a-addr must be IPv4 address/prefix like 10.0.0.1/24, got "10.0.0.1/33"'),
+    (["--ab-loss-rule", "end"], '--ab-loss-rule must be overlap or start, got "end"'),
 ])
 def test_satlink_refuses(ns, args, error):
     assert refusal(ns, SATLINK + args) == f"satlink: {error}\n"
