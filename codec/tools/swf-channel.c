@@ -5,7 +5,8 @@
  * The channel is given with satlink's --channel syntax, so that what this
  * prints is what satlink's channel of the same specification (and seed)
  * does: the fraction of the time lost, the bursts, and the losses of a
- * constant-rate packet stream sent through it.
+ * constant-rate packet stream sent through it, by either of satlink's loss
+ * rules.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,13 +17,19 @@
 
 static const char usage[] =
 	"Usage: swf-channel stats --channel SPEC [--duration-s S] [--rate-mbps R]\n"
-	"                         [--packet-bytes B]\n"
+	"                         [--packet-bytes B] [--loss-rule RULE]\n"
+	"                         [--link-rate-mbps L]\n"
 	"\n"
 	"Runs the channel model SPEC (satlink's --channel syntax, see satlink --help)\n"
 	"for S seconds (default 60, at most 86400) with a stream of B-byte packets\n"
 	"(default 1400) at R Mbit/s (default 10): packet i is sent at\n"
-	"floor(i * B * 8 / R) us. Prints one JSON object:\n"
-	"  model, seed, duration_s, rate_mbps, packet_bytes   what was run\n"
+	"floor(i * B * 8 / R) us and decided by RULE as satlink's --loss-rule:\n"
+	"start (default here), at its send time, or overlap, lost if its\n"
+	"ceil(B * 8 / L) us on the air overlap lost time, L being the rate of the\n"
+	"link it crosses (default R: packets back to back; at least R).\n"
+	"Prints one JSON object:\n"
+	"  model, seed, duration_s, rate_mbps, packet_bytes, loss_rule,\n"
+	"  link_rate_mbps    what was run\n"
 	"  time_based        whether the model decides by time (perfect, ge-time,\n"
 	"                    outage, trace) or per packet (bernoulli, ge-packet)\n"
 	"  lost_ms, time_lost_ratio   time during which a packet sent is lost\n"
@@ -51,8 +58,11 @@ static void print_stats(const swf_channel_config *channel, const swf_stream *str
 	       channel->seed);
 	print_number("duration_s", stream->duration_ms / 1000.0, ",");
 	print_number("rate_mbps", stream->rate_mbps, ",");
-	printf("\"packet_bytes\":%" PRIu32 ",\"time_based\":%s,", stream->packet_bytes,
-	       stats->time_based ? "true" : "false");
+	printf("\"packet_bytes\":%" PRIu32 ",\"loss_rule\":\"%s\",", stream->packet_bytes,
+	       stream->loss_rule == SWF_LOSS_OVERLAP ? "overlap" : "start");
+	print_number("link_rate_mbps",
+		     stream->link_rate_mbps > 0 ? stream->link_rate_mbps : stream->rate_mbps, ",");
+	printf("\"time_based\":%s,", stats->time_based ? "true" : "false");
 	print_number("lost_ms", stats->time_based ? (double)stats->lost_us / 1000.0 : 0.0 / 0.0,
 		     ",");
 	print_number("time_lost_ratio", stats->time_lost_ratio, ",");
@@ -105,12 +115,21 @@ int main(int argc, char **argv)
 			stream.rate_mbps = parse_double(option, value, 0, false, 1e6);
 		} else if (strcmp(option, "--packet-bytes") == 0) {
 			stream.packet_bytes = (uint32_t)parse_uint(option, value, 1, 65535);
+		} else if (strcmp(option, "--loss-rule") == 0) {
+			if (strcmp(value, "overlap") != 0 && strcmp(value, "start") != 0)
+				usage_fail("--loss-rule must be overlap or start, got \"%s\"", value);
+			stream.loss_rule = value[0] == 'o' ? SWF_LOSS_OVERLAP : SWF_LOSS_AT_START;
+		} else if (strcmp(option, "--link-rate-mbps") == 0) {
+			stream.link_rate_mbps = parse_double(option, value, 0, false, 1e6);
 		} else {
 			usage_fail("unknown option %s (see --help)", option);
 		}
 	}
 	if (!have_channel)
 		usage_fail("--channel is required (see --help)");
+	if (stream.link_rate_mbps > 0 && stream.link_rate_mbps < stream.rate_mbps)
+		usage_fail("--link-rate-mbps %g is below the stream's --rate-mbps %g: the link would "
+			   "queue the stream", stream.link_rate_mbps, stream.rate_mbps);
 
 	swf_channel_stats stats;
 	swf_status status = swf_channel_measure(&channel, &stream, &stats);
