@@ -45,5 +45,5 @@ TRANSPORTS: dict[str, TransportInfo] = {info.name: info for info in [
                   zero_rtt_modes=("off", "on", "bdp")),
     TransportInfo("quic-ngtcp2", "QUIC ngtcp2", "#2ca02c", ("cubic", "reno", "bbr", "bbr2"),
                   "satlab.engine.flows.ngtcp2.flow:Ngtcp2Flow", flow_control=True,
-                  zero_rtt_modes=("off", "on")),  # 0.12 has no BDP in its sessions (flows/ngtcp2/README.md)
+                  zero_rtt_modes=("off", "on")),  # 0.12 has no BDP in its sessions (engine/flows/ngtcp2/README.md)
 ]}

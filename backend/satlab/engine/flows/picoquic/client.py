@@ -1,18 +1,7 @@
 """The client peer: connects, writes its request at once (in 0-RTT with a
 session ticket), downloads or uploads (protocol.py has the wire), prints its
-stats lines and, at the end, its summary line.
-
-What it measures is what the receiving application got:
-- size_bytes: download_time_s runs from just before the client creates the
-  connection (handshake included) to the last byte reaching the receiving
-  application (the server's, for an upload: its answer's last_byte_t_s, on
-  the clock all namespaces share). PicoquicFlow replaces a download's with
-  the client's qlog's (flow.py).
-- duration_s: bytes is what reached the receiving application within
-  duration_s of that start (until_t_s = start + duration_s), download_time_s
-  the time actually measured (duration_s, to the event loop's wake-up); bytes
-  still in flight then are not counted.
-"""
+stats lines and, at the end, its summary line: bytes and download_time_s as
+README.md beside this file defines them ("Results")."""
 
 from __future__ import annotations
 

@@ -28,32 +28,13 @@ WARM_UP_BDP_S = 10.0
 # take minutes (Linux CUBIC needs ~300 s at 1 % loss), picoquic less.
 CLIENT_TIMEOUT_S = 900.0
 
+
 class PicoquicFlow(Flow):
     """satlab's flow contract over the two peers: the server in
-    server_netns, the client in client_netns, whatever the direction. The
-    sender (the server for a download, the client for an upload) gives the
-    samples' cwnd, RTT and losses; the receiver's application the bytes.
-
-    bytes and download_time_s are the client's summary's (client.py), but a
-    download of size_bytes takes download_time_s from the client's qlog: its
-    first packet to the last response data, by picoquic's clock, which
-    Python's scheduling on a loaded host does not stretch. retransmissions
-    counts the packets picoquic declared lost, as of the sender's last stats
-    line.
-
-    zero_rtt: start_server() also runs a warm-up client to completion (before
-    the run's clock, not measured) that leaves a session ticket for the
-    measured client to resume, sending its request in 0-RTT. "on": the
-    warm-up downloads WARM_UP_BYTES; "bdp": it sends for WARM_UP_BDP_S in the
-    flow's direction, so that picoquic seeds the measured connection with
-    the bandwidth it remembered (README.md, 0-RTT).
-
-    details, from the measured connection's qlogs (deleted once counted):
-    ack_frames_sent and receiver_packets_sent, the receiver's; for a download,
-    time_to_first_byte_ms, from the client's first packet to the first
-    response byte by picoquic's clock; with 0-RTT, session_resumed and
-    zero_rtt_packets_sent (the client's).
-    """
+    server_netns, the client in client_netns, whatever the direction.
+    zero_rtt: start_server() also runs a warm-up client to completion, not
+    measured. What bytes, download_time_s, the samples and the details are:
+    README.md, "What a flow measures"."""
 
     server: JsonLineChild | None = None
     client: JsonLineChild | None = None
