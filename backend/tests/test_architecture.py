@@ -134,3 +134,30 @@ def test_layers_import_downwards_only() -> None:
                   for layer, forbidden in FORBIDDEN if within(importer, layer)
                   for target in sorted(targets) if any(within(target, prefix) for prefix in forbidden)]
     assert not violations, "\n".join(violations)
+
+
+# What a QUIC flow's peer program (a process in each namespace of a flow) may
+# load beyond its own package: modules of the standard library and nothing
+# else, so that a peer starts without pydantic, YAML or the engine.
+PEER_MAY_IMPORT = ("satlab.transports", "satlab.tcp_congestion", "satlab.engine.flows.tls")
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    stack = [start]
+    while stack:
+        for successor in graph.get(stack.pop(), ()):
+            if successor not in seen:
+                seen.add(successor)
+                stack.append(successor)
+    return seen
+
+
+def test_peer_programs_load_neither_the_scenario_nor_the_engine() -> None:
+    graph = import_graph()
+    peers = [name for name in graph if name.startswith("satlab.engine.flows.")
+             and name.rpartition(".")[2] in ("peer", "protocol")]
+    assert "satlab.engine.flows.picoquic.peer" in peers
+    violations = [f"{peer} loads {module}" for peer in sorted(peers) for module in sorted(reachable(graph, peer))
+                  if not within(module, peer.rpartition(".")[0]) and module not in PEER_MAY_IMPORT]
+    assert not violations, "\n".join(violations)
