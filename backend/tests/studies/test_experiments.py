@@ -10,7 +10,7 @@ import pytest
 
 from satlab.scenario import ScenarioError
 from satlab.studies import load_study
-from satlab.studies.recipe import EXPERIMENT, METRICS
+from satlab.studies.spec import EXPERIMENT, METRICS
 from tests.studies.toy import write_toy
 
 
