@@ -205,7 +205,7 @@ def _study(args: argparse.Namespace) -> int:
     except KeyError as error:
         raise ScenarioError([str(error.args[0])]) from None
     if args.study_command == "run":
-        spec, items = study.campaign(_only(args.only), args.iterations, args.parallel, args.quick)
+        spec, items = studies.campaign(study, _only(args.only), args.iterations, args.parallel, args.quick)
         return _follow_campaign(
             args, spec.parallel, lambda manager: manager.start_campaign(spec, items, study.id, args.quick),
             f"satlab study report {study.id}")

@@ -1,7 +1,18 @@
-"""Published studies as recipes satlab runs and reports on (labs/studies/)."""
+"""Published studies as recipes satlab runs and reports on (labs/studies/).
 
+    spec.py       the recipe (study.yaml): axes, experiments, bands, checks
+    metrics.py    what a study compares, taken from a run's result
+    published.py  the published figures (published.csv)
+    study.py      a loaded study: its columns, levels and configurations' names
+    catalog.py    loading, listing and finding the studies
+    matrix.py     a study run's configurations and its campaign
+    report.py     satlab's figures beside the published ones, and the checks
+"""
+
+from satlab.studies.catalog import find_study, list_studies, load_study
+from satlab.studies.matrix import StudyConfiguration, campaign, configurations
 from satlab.studies.report import format_markdown, format_report, make_report, report_csv
-from satlab.studies.spec import Study, find_study, list_studies, load_study
+from satlab.studies.study import Study
 
-__all__ = ["Study", "find_study", "format_markdown", "format_report", "list_studies", "load_study", "make_report",
-           "report_csv"]
+__all__ = ["Study", "StudyConfiguration", "campaign", "configurations", "find_study", "format_markdown",
+           "format_report", "list_studies", "load_study", "make_report", "report_csv"]

@@ -2,7 +2,7 @@
 published figure, their ratio and whether it is inside its band; and each
 of the study's conclusions (checks) evaluated on satlab's medians.
 
-A run gives one value per metric (spec.METRICS says how: a flow field
+A run gives one value per metric (satlab.studies.metrics says how: a flow field
 aggregated over some of its flows, or an iteration field). A run that
 failed, or one of whose flows did not finish, gives none and is counted in
 `failed`; a run without a metric's field (a counter its transport lacks)
@@ -19,7 +19,9 @@ from typing import Any, TextIO
 
 from satlab.service.provenance import provenance
 from satlab.service.store import Store
-from satlab.studies.spec import METRICS, Check, Study
+from satlab.studies.metrics import METRICS
+from satlab.studies.spec import Check
+from satlab.studies.study import Study
 
 Configuration = Mapping[str, str]
 

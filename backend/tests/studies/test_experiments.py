@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from satlab.scenario import ScenarioError
-from satlab.studies import load_study
-from satlab.studies.spec import EXPERIMENT, METRICS
+from satlab.studies import campaign, configurations, load_study
+from satlab.studies.metrics import METRICS
+from satlab.studies.spec import EXPERIMENT
 from tests.studies.toy import write_toy
 
 
@@ -21,7 +22,7 @@ def toy(tmp_path: Path) -> Path:
 
 def test_a_study_run_is_the_union_of_its_experiments(toy):
     study = load_study(toy)
-    spec, items = study.campaign(iterations=2)
+    spec, items = campaign(study, iterations=2)
     configurations = [study.configuration_of(item.parameters) for item in items]
     # single: 3 cc x 2 sizes; pair: 2 cc x 2 second flows (not 3 x 2 x 2 x 2).
     assert len({item.configuration for item in items}) == 10 and len(items) == 20
@@ -43,27 +44,48 @@ def test_a_study_run_is_the_union_of_its_experiments(toy):
 
 def test_only_selects_experiments_and_levels(toy):
     study = load_study(toy)
-    _, items = study.campaign(only={"experiment": ["pair"], "second": ["cubic"]}, iterations=1)
+    _, items = campaign(study, only={"experiment": ["pair"], "second": ["cubic"]}, iterations=1)
     assert [study.configuration_of(item.parameters)["cc"] for item in items] == ["cubic", "bbr"]
-    _, items = study.campaign(only={"size": ["3 MB"]}, iterations=1)  # pair does not vary size: all of it runs
+    _, items = campaign(study, only={"size": ["3 MB"]}, iterations=1)  # pair does not vary size: all of it runs
     assert len(items) == 3 + 4
     with pytest.raises(ScenarioError, match="only: the selection leaves no configuration of study toy to run"):
-        study.campaign(only={"experiment": ["pair"], "cc": ["reno"]})
+        campaign(study, only={"experiment": ["pair"], "cc": ["reno"]})
     with pytest.raises(ScenarioError, match="only.experiment: 'triple' is not a level; levels: single, pair"):
-        study.campaign(only={"experiment": ["triple"]})
+        campaign(study, only={"experiment": ["triple"]})
 
 
 def test_quick_takes_each_experiments_part_and_its_own_overrides(toy):
     study = load_study(toy)
-    spec, items = study.campaign(quick=True)
+    spec, items = campaign(study, quick=True)
     assert spec.name == "toy-quick" and spec.iterations == 1
     assert [study.configuration_of(item.parameters) for item in items] == [
         {"experiment": "single", "cc": "cubic", "size": "1 MB", "second": ""},
         {"experiment": "pair", "cc": "bbr", "size": "", "second": "reno"}]
     assert items[1].scenario.flows[1].size_bytes == 500_000  # quick's own size
     # `only` narrows the quick run further.
-    _, items = study.campaign(only={"experiment": ["pair"]}, quick=True)
+    _, items = campaign(study, only={"experiment": ["pair"]}, quick=True)
     assert len(items) == 1
+
+
+def test_configurations_are_the_campaigns_named_by_their_levels_without_running_anything(toy):
+    study = load_study(toy)
+    listed = configurations(study)
+    _, items = campaign(study, iterations=1)
+    assert [entry.levels for entry in listed] == [study.configuration_of(item.parameters) for item in items]
+    assert [entry.overrides for entry in listed] == [item.parameters for item in items]
+    assert [entry.experiment for entry in listed] == ["single"] * 6 + ["pair"] * 4
+    assert listed[1].to_dict() == {
+        "experiment": "single", "levels": {"experiment": "single", "cc": "cubic", "size": "3 MB", "second": ""},
+        "overrides": {"flows.0": {"transport": "tcp", "cc": "cubic", "hystart": False, "size_bytes": 1000000},
+                      "flows.0.size_bytes": 3000000}}
+    # A selection and the smoke run narrow them as they narrow the campaign; an empty selection is no error here.
+    assert len(configurations(study, only={"size": ["3 MB"]})) == 3 + 4
+    assert [entry.levels for entry in configurations(study, quick=True)] == [
+        {"experiment": "single", "cc": "cubic", "size": "1 MB", "second": ""},
+        {"experiment": "pair", "cc": "bbr", "size": "", "second": "reno"}]
+    assert configurations(study, only={"experiment": ["pair"], "cc": ["reno"]}) == []
+    with pytest.raises(ScenarioError, match="only.experiment: 'triple' is not a level; levels: single, pair"):
+        configurations(study, only={"experiment": ["triple"]})
 
 
 def test_checks_take_an_experiments_single_levels_and_the_defaults_of_its_axes(toy):

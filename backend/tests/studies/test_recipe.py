@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from satlab.scenario import ScenarioError, load
-from satlab.studies import list_studies, load_study
+from satlab.studies import campaign, list_studies, load_study
+from satlab.studies import configurations as list_configurations
 from tests.conftest import LABS
 
 STUDIES = list_studies(LABS)
@@ -22,14 +23,17 @@ def test_list_studies_finds_the_recipes():
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_every_configuration_of_a_study_is_a_valid_scenario(study):
-    _, items = study.campaign(iterations=1)
+    _, items = campaign(study, iterations=1)
     configurations = {tuple(study.configuration_of(item.parameters).values()) for item in items}
     assert len(items) == len({item.configuration for item in items}) == len(configurations)
+    # The list a page shows before a run names the configurations the run runs, in its order.
+    assert [listed.levels for listed in list_configurations(study)] == [
+        study.configuration_of(item.parameters) for item in items]
 
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_every_published_figure_is_a_configuration_of_the_matrix(study):
-    _, items = study.campaign(iterations=1)
+    _, items = campaign(study, iterations=1)
     configurations = [study.configuration_of(item.parameters) for item in items]
     # A study states its conclusions as checks; most also publish figures to compare one to one.
     assert study.published or study.spec.checks
@@ -39,7 +43,7 @@ def test_every_published_figure_is_a_configuration_of_the_matrix(study):
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_every_check_compares_configurations_of_the_matrix(study):
-    _, items = study.campaign(iterations=1)
+    _, items = campaign(study, iterations=1)
     configurations = [study.configuration_of(item.parameters) for item in items]
     for check in study.spec.checks:
         for numerator, denominator in study.check_configurations(check):
@@ -49,7 +53,7 @@ def test_every_check_compares_configurations_of_the_matrix(study):
 
 @pytest.mark.parametrize("study", STUDIES, ids=IDS)
 def test_the_quick_run_is_small(study):
-    _, items = study.campaign(quick=True)
+    _, items = campaign(study, quick=True)
     assert 1 <= len(items) <= 8
 
 
@@ -65,7 +69,7 @@ def test_petrou_channels_are_the_presets_channels():
 
 def test_campaign_only_restricts_the_levels():
     study = load_study(LABS / "studies" / "petrou2022")
-    spec, items = study.campaign(only={"wifi": ["none"], "flows": ["1"]}, iterations=2)
+    spec, items = campaign(study, only={"wifi": ["none"], "flows": ["1"]}, iterations=2)
     assert (spec.configurations, len(items)) == (24, 48)
     assert {study.configuration_of(item.parameters)["wifi"] for item in items} == {"none"}
 
@@ -73,7 +77,7 @@ def test_campaign_only_restricts_the_levels():
 def test_campaign_refuses_an_unknown_axis_or_level():
     study = load_study(LABS / "studies" / "petrou2022")
     with pytest.raises(ScenarioError) as refused:
-        study.campaign(only={"weather": ["rain"], "tunnel": ["S(3,100)"]})
+        campaign(study, only={"weather": ["rain"], "tunnel": ["S(3,100)"]})
     assert refused.value.problems == [
         "only: 'weather' is not an axis of study petrou2022; axes: channel, wifi, transport, flows, tunnel",
         "only.tunnel: 'S(3,100)' is not a level; levels: none, S(10,100), S(5,100), S(2,100)"]

@@ -8,7 +8,7 @@ import pytest
 
 from satlab.engine.summary import jain_index
 from satlab.service.store import Store
-from satlab.studies import format_markdown, load_study, make_report, report_csv
+from satlab.studies import campaign, format_markdown, load_study, make_report, report_csv
 from satlab.studies.report import run_diagnostics, spread
 from tests.conftest import LABS
 from tests.studies.toy import write_toy
@@ -23,7 +23,7 @@ def store_study_run(store: Store, campaign_id: str, value_of, iterations: int = 
                     fail: int | None = None) -> None:
     """A study run of the 1-flow, no-Wi-Fi matrix whose runs took value_of(levels, iteration) seconds;
     item `fail` failed before any flow."""
-    spec, items = STUDY.campaign(only={"wifi": ["none"], "flows": ["1"]}, iterations=iterations)
+    spec, items = campaign(STUDY, only={"wifi": ["none"], "flows": ["1"]}, iterations=iterations)
     store.create_campaign(campaign_id, spec.name, spec.model_dump(mode="json"), [item.to_dict() for item in items],
                           STUDY.id, quick)
     for item in items:
@@ -131,7 +131,7 @@ def test_run_diagnostics_tell_how_losses_met_the_flow():
 def test_a_report_of_a_study_of_experiments_gives_each_metric_its_column(tmp_path):
     # The toy study (two experiments) run once: a flow moves 1 MB per second; pairs share 0.75 : 0.25.
     toy = load_study(write_toy(tmp_path))
-    spec, items = toy.campaign(iterations=2)
+    spec, items = campaign(toy, iterations=2)
     with Store(tmp_path / "satlab.db") as store:
         store.create_campaign("c1", spec.name, spec.model_dump(mode="json"), [item.to_dict() for item in items],
                               toy.id, False)

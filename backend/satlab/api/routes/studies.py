@@ -12,7 +12,7 @@ from satlab.api.deps import InstructorDep, ManagerDep, SettingsDep, StoreDep
 from satlab.api.models import CampaignDetail, Message
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
-from satlab.studies import Study, find_study, list_studies, make_report, report_csv
+from satlab.studies import Study, campaign, find_study, list_studies, make_report, report_csv
 
 router = APIRouter(prefix="/studies", tags=["studies"])
 
@@ -79,7 +79,7 @@ def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, se
                     _: InstructorDep) -> dict[str, Any]:
     """A study run is a campaign (GET /api/campaigns/{id} follows it); the instructor's to start."""
     study = _study_or_404(settings, study_id)
-    spec, items = study.campaign(body.only, body.iterations, body.parallel, body.quick)
+    spec, items = campaign(study, body.only, body.iterations, body.parallel, body.quick)
     campaign_id = manager.start_campaign(spec, items, study.id, body.quick)
     return found(manager.store.get_campaign(campaign_id), "Campaign")
 
