@@ -34,9 +34,10 @@ def download_times(manager: RunManager, overrides: list[list[str]]) -> list[floa
     for run_id in run_ids:
         status = manager.wait(run_id, timeout=600)
         run = manager.store.get_run(run_id)
+        assert run is not None and run.result is not None  # waited for, so stored and finished
         if status != "done":
-            raise SystemExit(f"bench-engine: run {run_id} ended {status}: {run['error']}")
-        (flow,) = run["result"]["flows"]
+            raise SystemExit(f"bench-engine: run {run_id} ended {status}: {run.error}")
+        (flow,) = run.result["flows"]
         times.append(flow["download_time_s"])
     return times
 

@@ -1,5 +1,6 @@
-"""satlab run | campaign | export | runs | serve | doctor | cleanup: the
-command-line face of the engine (the same RunManager and store as the API)."""
+"""satlab run | campaign | study | channel | export | runs | serve | openapi |
+doctor | cleanup: the command-line face of the engine (the same RunManager
+and store as the API)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from satlab.service import export
 from satlab.service.campaign import load_campaign
 from satlab.service.runs import RunManager
 from satlab.service.store import Store
-from satlab.settings import Settings
+from satlab.settings import Limits, Settings
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -70,7 +71,7 @@ def _manager(args: argparse.Namespace, max_concurrent: int = 1) -> Iterator[RunM
             manager.shutdown()
 
 
-def _existing(thing: dict[str, Any] | None) -> dict[str, Any]:
+def _existing[Row](thing: Row | None) -> Row:
     """A run or campaign this process created (the store returns None for unknown ids)."""
     assert thing is not None
     return thing
@@ -96,7 +97,7 @@ def _run(args: argparse.Namespace) -> int:
         _wait(lambda: manager.wait(run_id, 0) is not None)
         unsubscribe()
         run = _existing(manager.store.get_run(run_id))
-    result = run["result"]
+    result = _existing(run.result)
     if args.json:
         print(json.dumps(result))
     else:
@@ -152,18 +153,19 @@ def _follow_campaign(args: argparse.Namespace, max_concurrent: int, start: Calla
         _on_signals(lambda: manager.cancel_campaign(campaign_id))
 
         def finished() -> bool:
-            return bool(_existing(manager.store.get_campaign(campaign_id))["status"] != "running")
+            return _existing(manager.store.get_campaign(campaign_id)).status != "running"
         _wait(finished)
         unsubscribe()
         bar.close()
         campaign = _existing(manager.store.get_campaign(campaign_id))
     if args.json:
-        print(json.dumps({key: campaign[key] for key in ("campaign_id", "name", "status", "progress")}))
-    if campaign["status"] == "cancelled":
+        print(json.dumps({"campaign_id": campaign.campaign_id, "name": campaign.name, "status": campaign.status,
+                          "progress": dataclasses.asdict(campaign.progress)}))
+    if campaign.status == "cancelled":
         _say(f"campaign {campaign_id} cancelled; resume it with: satlab campaign --resume {campaign_id}")
         return EXIT_CANCELLED
-    _say(f"campaign {campaign_id} {campaign['status']}: {next_step.format(campaign_id=campaign_id)}")
-    return 1 if campaign["progress"]["failed"] else 0
+    _say(f"campaign {campaign_id} {campaign.status}: {next_step.format(campaign_id=campaign_id)}")
+    return 1 if campaign.progress.failed else 0
 
 
 def _campaign(args: argparse.Namespace) -> int:
@@ -254,9 +256,8 @@ def _runs(args: argparse.Namespace) -> int:
     with Store(args.db) as store:
         runs, count = store.list_runs(campaign_id=args.campaign, limit=args.limit)
     for run in runs:
-        started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run["created_at"]))
-        print(f"{run['run_id']}  {started}  {run['status']:9}  {run['name']}"
-              + (f"  ({run['error']})" if run["error"] else ""))
+        started = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(run.created_at))
+        print(f"{run.run_id}  {started}  {run.status:9}  {run.name}" + (f"  ({run.error})" if run.error else ""))
     if count > len(runs):
         print(f"… {count - len(runs)} older runs (--limit)")
     return 0
@@ -288,6 +289,21 @@ def _serve(args: argparse.Namespace) -> int:
     _say(f"the lab on http://{args.host}:{args.port}/ (API documentation: /api/docs); Ctrl-C stops")
     _say(f"answering requests addressed to: {', '.join(settings.allowed_hosts)} (SATLAB_ALLOWED_HOSTS)")
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _openapi(args: argparse.Namespace) -> int:
+    from satlab.api.main import create_app
+    # The limits' table as written, not this environment's: the same document on every machine.
+    settings = dataclasses.replace(Settings.from_env(), db_path=Path(args.db), limits=Limits(),
+                                   ceilings=Limits.ceilings())
+    # Building the app warns when the frontend is not built: it does not matter to the document.
+    logging.getLogger("satlab").addHandler(logging.NullHandler())
+    text = json.dumps(create_app(settings).openapi(), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    if args.output:
+        Path(args.output).write_text(text)
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -395,6 +411,11 @@ def main(argv: list[str] | None = None) -> int:
                        help="at first start without SATLAB_INSTRUCTOR_TOKEN, make the instructor's token and "
                             "print it once")
     serve.set_defaults(handler=_serve)
+
+    openapi = commands.add_parser("openapi", help="print the API's OpenAPI document (JSON, sorted keys), without "
+                                                  "starting a server: what the browser's client is generated from")
+    openapi.add_argument("-o", "--output", help="a file (default: stdout)")
+    openapi.set_defaults(handler=_openapi)
 
     commands.add_parser("cleanup", help="remove leftovers of crashed runs").set_defaults(handler=_cleanup)
     commands.add_parser("doctor", help="what this host offers").set_defaults(handler=_doctor)

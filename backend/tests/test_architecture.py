@@ -103,7 +103,7 @@ def test_the_graph_is_read_from_every_kind_of_import() -> None:
         ("satlab.engine.runner", "satlab.engine.plan"),
         ("satlab.engine.runner", "satlab.engine.preflight"),  # `from satlab.engine import preflight, ...`
         ("satlab.engine.flows.base", "satlab.transports"),
-        ("satlab.service.runs", "satlab.engine.runner"),
+        ("satlab.service.queue", "satlab.engine.runner"),
         ("satlab.api.routes.runs", "satlab.service.export"),
         ("satlab.cli", "satlab.api.main"),  # imported inside a function
         ("satlab.distributed.messages", "satlab.scenario"),

@@ -81,7 +81,7 @@ def test_a_finished_runs_work_directory_and_key_are_gone(tmp_path):
 # Runs in a private mount namespace: a killed run whose work directory cannot
 # be removed (a mount point: busy), then a restart's recovery.
 UNREMOVABLE = r"""
-import json, subprocess, sys
+import dataclasses, json, subprocess, sys
 from satlab.engine import host
 from satlab.service.runs import RunManager
 from satlab.service.store import Store
@@ -94,7 +94,7 @@ with Store(sys.argv[1]) as store:
     subprocess.run(["mount", "-t", "tmpfs", "satlab-busy", str(work)], check=True)
     try:
         RunManager(store).recover()
-        print(json.dumps(store.get_run("ccccc3")))
+        print(json.dumps(dataclasses.asdict(store.get_run("ccccc3"))))
     finally:
         subprocess.run(["umount", str(work)], check=True)
 """

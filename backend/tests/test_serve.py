@@ -99,4 +99,4 @@ def test_serve_stopped_during_a_run_cancels_it_and_removes_everything(tmp_path):
             server.wait()
     assert not [name for name in topology.existing_namespaces() if run_id in name]
     with Store(tmp_path / "satlab.db") as store:
-        assert store.get_run(run_id)["status"] == "cancelled"
+        assert store.get_run(run_id).status == "cancelled"

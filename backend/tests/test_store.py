@@ -1,10 +1,10 @@
+import dataclasses
 import sqlite3
 import threading
 
 import pytest
 
-from satlab.service import store as store_module
-from satlab.service.store import MIGRATIONS, Store, sample_rows
+from satlab.service.store import MIGRATIONS, FlowSampleRow, Store, sample_rows, schema
 
 # Shapes as the engine emits them (captured from a real 2-flow run of
 # geo-optical with a LAN segment and an S(5,100) tunnel), numbers trimmed.
@@ -94,13 +94,13 @@ def test_reopen_keeps_the_data_and_the_version(tmp_path):
         store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     with Store(tmp_path / "satlab.db") as store:
         assert store.schema_version == len(MIGRATIONS)
-        assert store.get_run("a1b2c3")["scenario"] == SCENARIO
+        assert store.get_run("a1b2c3").scenario == SCENARIO
 
 
 def test_migrate_applies_a_new_migration_once_only(tmp_path, monkeypatch):
     with Store(tmp_path / "satlab.db"):
         pass
-    monkeypatch.setattr(store_module, "MIGRATIONS",
+    monkeypatch.setattr(schema, "MIGRATIONS",
                         (*MIGRATIONS, "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('once');"))
     for _ in range(2):
         with Store(tmp_path / "satlab.db") as store:
@@ -112,7 +112,7 @@ def test_migrate_applies_a_new_migration_once_only(tmp_path, monkeypatch):
 def test_migrate_rolls_back_a_failing_migration(tmp_path, monkeypatch):
     with Store(tmp_path / "satlab.db"):
         pass
-    monkeypatch.setattr(store_module, "MIGRATIONS",
+    monkeypatch.setattr(schema, "MIGRATIONS",
                         (*MIGRATIONS, "CREATE TABLE notes (text TEXT); INSERT INTO nowhere VALUES (1);"))
     with pytest.raises(sqlite3.OperationalError, match="nowhere"):
         Store(tmp_path / "satlab.db")
@@ -153,9 +153,10 @@ def test_open_rejects_a_database_newer_than_the_code(tmp_path):
 def test_create_run_round_trips(store):
     store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     run = store.get_run("a1b2c3")
-    assert (run["name"], run["status"], run["error"]) == ("geo-optical", "queued", None)
-    assert (run["scenario"], run["provenance"], run["result"]) == (SCENARIO, PROVENANCE, None)
-    assert run["created_at"] > 1.7e9 and run["started_at"] is None and run["flows"] == []
+    assert (run.name, run.status, run.error) == ("geo-optical", "queued", None)
+    assert (run.scenario, run.provenance, run.result) == (SCENARIO, PROVENANCE, None)
+    assert run.created_at > 1.7e9 and run.started_at is None and run.flows == ()
+    assert (run.owner, run.shared) == (None, False)
     assert store.get_run("ffffff") is None
 
 
@@ -163,11 +164,11 @@ def test_set_run_status_sets_start_and_finish_times(store):
     store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     store.set_run_status("a1b2c3", "running")
     running = store.get_run("a1b2c3")
-    assert running["started_at"] >= running["created_at"] and running["finished_at"] is None
+    assert running.started_at >= running.created_at and running.finished_at is None
     store.set_run_status("a1b2c3", "cancelled", "the run was cancelled")
     cancelled = store.get_run("a1b2c3")
-    assert (cancelled["status"], cancelled["error"]) == ("cancelled", "the run was cancelled")
-    assert cancelled["finished_at"] >= running["started_at"] == cancelled["started_at"]
+    assert (cancelled.status, cancelled.error) == ("cancelled", "the run was cancelled")
+    assert cancelled.finished_at >= running.started_at == cancelled.started_at
 
 
 def test_set_run_status_rejects_an_unknown_run(store):
@@ -185,26 +186,26 @@ def test_add_sample_stores_flows_links_and_tunnel_directions(store):
     store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     store.add_sample(sample_event("a1b2c3", t_s=2.9))
     flows = store.flow_samples("a1b2c3")
-    assert flows == [{"iteration": 0, "t_s": 2.9, "flow": 0, "bytes_acked": 14050, "goodput_mbps": 0.0,
-                      "cwnd_bytes": 28100, "rtt_ms": 510.33, "retransmissions": 0, "delivery_rate_mbps": None},
-                     {"iteration": 0, "t_s": 2.9, "flow": 1, "bytes_acked": 14050, "goodput_mbps": 0.2246738,
-                      "cwnd_bytes": 28100, "rtt_ms": 513.715, "retransmissions": 2, "delivery_rate_mbps": None}]
-    links = {(row["link"], row["direction"]): row for row in store.link_samples("a1b2c3")}
+    assert flows == (FlowSampleRow(iteration=0, t_s=2.9, flow=0, bytes_acked=14050, goodput_mbps=0.0,
+                                   cwnd_bytes=28100, rtt_ms=510.33, retransmissions=0, delivery_rate_mbps=None),
+                     FlowSampleRow(iteration=0, t_s=2.9, flow=1, bytes_acked=14050, goodput_mbps=0.2246738,
+                                   cwnd_bytes=28100, rtt_ms=513.715, retransmissions=2, delivery_rate_mbps=None))
+    links = {(row.link, row.direction): row for row in store.link_samples("a1b2c3")}
     assert sorted(links) == [("lan", "down"), ("lan", "up"), ("satellite", "forward"), ("satellite", "return")]
     # a -> b is the return direction of the satellite link, b -> a the forward one.
-    assert (links["satellite", "return"]["packets_in"], links["satellite", "forward"]["packets_in"]) == (56, 76)
-    assert (links["lan", "up"]["packets_in"], links["lan", "down"]["packets_in"]) == (44, 38)
-    assert (links["satellite", "return"]["lateness_p99_ms"], links["satellite", "forward"]["lateness_p99_ms"]) \
+    assert (links["satellite", "return"].packets_in, links["satellite", "forward"].packets_in) == (56, 76)
+    assert (links["lan", "up"].packets_in, links["lan", "down"].packets_in) == (44, 38)
+    assert (links["satellite", "return"].lateness_p99_ms, links["satellite", "forward"].lateness_p99_ms) \
         == (0.03, None)
-    assert links["satellite", "forward"]["drops_channel"] == 3
+    assert links["satellite", "forward"].drops_channel == 3
     forward = links["satellite", "forward"]
-    assert forward["drops"] == forward["drops_buffer"] + forward["drops_channel"] + forward["drops_overflow"]
-    tunnel = {row["direction"]: row for row in store.tunnel_samples("a1b2c3")}
+    assert forward.drops == forward.drops_buffer + forward.drops_channel + forward.drops_overflow
+    tunnel = {row.direction: row for row in store.tunnel_samples("a1b2c3")}
     # Forward: received by the terminal's endpoint (first), sent by the gateway's.
-    assert (tunnel["forward"]["rx_sources"], tunnel["forward"]["rx_lost"], tunnel["forward"]["rx_recovered"],
-            tunnel["forward"]["tx_sources"]) == (38, 5, 4, 46)
-    assert (tunnel["return"]["rx_sources"], tunnel["return"]["tx_sources"]) == (44, 44)
-    assert (tunnel["forward"]["rx_decoding_delay_p99_ms"], tunnel["return"]["rx_decoding_delay_p99_ms"]) \
+    assert (tunnel["forward"].rx_sources, tunnel["forward"].rx_lost, tunnel["forward"].rx_recovered,
+            tunnel["forward"].tx_sources) == (38, 5, 4, 46)
+    assert (tunnel["return"].rx_sources, tunnel["return"].tx_sources) == (44, 44)
+    assert (tunnel["forward"].rx_decoding_delay_p99_ms, tunnel["return"].rx_decoding_delay_p99_ms) \
         == (40.1, None)
 
 
@@ -214,9 +215,9 @@ def test_add_sample_ignores_unknown_keys_and_absent_stats(store):
              "cross_traffic": {"rate_mbps": 1.0}}
     store.add_sample(first)
     store.add_sample({**sample_event("a1b2c3", t_s=0.1), "lan": None, "tunnel": []})
-    assert store.flow_samples("a1b2c3")[0]["t_s"] == 0.1
-    assert {row["link"] for row in store.link_samples("a1b2c3")} == {"satellite"}
-    assert store.tunnel_samples("a1b2c3") == []
+    assert store.flow_samples("a1b2c3")[0].t_s == 0.1
+    assert {row.link for row in store.link_samples("a1b2c3")} == {"satellite"}
+    assert store.tunnel_samples("a1b2c3") == ()
 
 
 def test_add_sample_rejects_an_unknown_run(store):
@@ -228,9 +229,9 @@ def test_samples_come_back_ordered_by_iteration_and_time(store):
     store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     for iteration, t_s in ((1, 0.2), (0, 0.3), (1, 0.1), (0, 0.1)):
         store.add_sample(sample_event("a1b2c3", t_s=t_s, iteration=iteration))
-    order = [(row["iteration"], row["t_s"], row["flow"]) for row in store.flow_samples("a1b2c3")]
+    order = [(row.iteration, row.t_s, row.flow) for row in store.flow_samples("a1b2c3")]
     assert order == sorted(order) and len(order) == 8
-    tunnel = [(row["iteration"], row["t_s"]) for row in store.tunnel_samples("a1b2c3")]
+    tunnel = [(row.iteration, row.t_s) for row in store.tunnel_samples("a1b2c3")]
     assert tunnel == sorted(tunnel)
 
 
@@ -239,25 +240,27 @@ def test_finish_run_stores_result_iterations_and_flow_summaries(store):
     result = run_result("a1b2c3", status="failed", error="iteration 1 flow 0: iperf3 exited 1")
     store.finish_run("a1b2c3", result)
     run = store.get_run("a1b2c3")
-    assert (run["status"], run["error"], run["result"]) == ("failed", result["error"], result)
-    assert run["finished_at"] is not None
+    assert (run.status, run.error, run.result) == ("failed", result["error"], result)
+    assert run.finished_at is not None
     iterations = store.iterations("a1b2c3")
-    assert [i["iteration"] for i in iterations] == [0, 1]
-    assert iterations[1] == {key: value for key, value in iteration_outcome(1).items() if key != "flows"}
+    assert [i.iteration for i in iterations] == [0, 1]
+    assert dataclasses.asdict(iterations[1]) == {key: value for key, value in iteration_outcome(1).items()
+                                                 if key != "flows"}
     summaries = store.flow_summaries("a1b2c3")
-    assert [(row["iteration"], row["flow"]) for row in summaries] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert [(row.iteration, row.flow) for row in summaries] == [(0, 0), (0, 1), (1, 0), (1, 1)]
     # The known fields as columns ("group" as the engine names it), the transport's own in details.
-    assert summaries[1] == {**{key: value for key, value in flow_row(0, 1, 1.09).items()
-                               if key not in ("sender_cc", "receiver_cc", "wall_time_s")},
-                            "details": {"sender_cc": "cubic", "receiver_cc": "cubic", "wall_time_s": 5.7957}}
-    assert run["flows"] == summaries
+    assert dataclasses.asdict(summaries[1]) == {
+        **{key: value for key, value in flow_row(0, 1, 1.09).items()
+           if key not in ("sender_cc", "receiver_cc", "wall_time_s")},
+        "details": {"sender_cc": "cubic", "receiver_cc": "cubic", "wall_time_s": 5.7957}}
+    assert run.flows == summaries
 
 
 def test_add_iteration_again_replaces_it(store):
     store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     store.add_iteration("a1b2c3", iteration_outcome(0, goodputs=(1.0, 2.0, 3.0)))
     store.add_iteration("a1b2c3", iteration_outcome(0, goodputs=(4.0,)))
-    assert [row["goodput_mbps"] for row in store.flow_summaries("a1b2c3")] == [4.0]
+    assert [row.goodput_mbps for row in store.flow_summaries("a1b2c3")] == [4.0]
     assert len(store.iterations("a1b2c3")) == 1
 
 
@@ -273,10 +276,10 @@ def test_list_runs_pages_newest_first_with_filters(store):
                          item_index=index if index % 2 else None)
     store.finish_run("000003", run_result("000003", iterations=1))
     runs, count = store.list_runs(limit=2, offset=1)
-    assert ([run["run_id"] for run in runs], count) == (["000003", "000002"], 5)
-    assert [row["goodput_mbps"] for row in runs[0]["flows"]] == [1.10, 1.09]
-    assert "scenario" not in runs[0] and "result" not in runs[0]
-    assert [run["run_id"] for run in store.list_runs(campaign_id="c1")[0]] == ["000003", "000001"]
+    assert ([run.run_id for run in runs], count) == (["000003", "000002"], 5)
+    assert [row.goodput_mbps for row in runs[0].flows] == [1.10, 1.09]
+    assert not hasattr(runs[0], "scenario") and not hasattr(runs[0], "result")
+    assert [run.run_id for run in store.list_runs(campaign_id="c1")[0]] == ["000003", "000001"]
     assert store.list_runs(status="done")[1] == 1
     assert store.list_runs(status="queued", campaign_id="c1")[1] == 1
 
@@ -293,10 +296,10 @@ def test_interrupt_unfinished_fails_runs_and_frees_their_items(store):
             store.set_run_status(run_id, status)
     store.set_item("c1", 0, "done")
     assert store.interrupt_unfinished("the backend stopped") == ["000001", "000002"]
-    assert [store.get_run(f"00000{i}")["status"] for i in range(3)] == ["done", "failed", "failed"]
-    assert store.get_run("000002")["error"] == "the backend stopped"
+    assert [store.get_run(f"00000{i}").status for i in range(3)] == ["done", "failed", "failed"]
+    assert store.get_run("000002").error == "the backend stopped"
     campaign = store.get_campaign("c1")
-    assert [(item["status"], item["run_id"]) for item in campaign["items"]] == [
+    assert [(item.status, item.run_id) for item in campaign.items] == [
         ("done", "000000"), ("pending", None), ("pending", None)]
     assert store.interrupt_unfinished("again") == []
 
@@ -306,7 +309,7 @@ def test_interrupt_unfinished_leaves_runs_another_process_drives(store):
         store.create_run(run_id, SCENARIO, PROVENANCE)
         store.set_run_status(run_id, "running")
     assert store.interrupt_unfinished("the backend stopped", alive=lambda run_id: run_id == "000001") == ["000000"]
-    assert [store.get_run(run_id)["status"] for run_id in ("000000", "000001")] == ["failed", "running"]
+    assert [store.get_run(run_id).status for run_id in ("000000", "000001")] == ["failed", "running"]
 
 
 def test_campaign_round_trips_with_progress(store):
@@ -320,20 +323,22 @@ def test_campaign_round_trips_with_progress(store):
     store.set_item("c1", 0, "done")
     store.set_item("c1", 1, "failed")
     campaign = store.get_campaign("c1")
-    assert (campaign["name"], campaign["status"], campaign["spec"]) == ("sweep", "running", spec)
-    assert campaign["progress"] == {"total": 4, "pending": 2, "running": 0, "done": 1, "failed": 1, "cancelled": 0}
-    assert campaign["items"][0] == {"item_index": 0, "configuration": 0, "iteration": 0,
-                                    "parameters": {"flows.0.cc": "cubic"}, "status": "done", "run_id": "000000"}
+    assert (campaign.name, campaign.status, campaign.spec) == ("sweep", "running", spec)
+    assert dataclasses.asdict(campaign.progress) == {"total": 4, "pending": 2, "running": 0, "done": 1, "failed": 1,
+                                                     "cancelled": 0}
+    assert dataclasses.asdict(campaign.items[0]) == {"item_index": 0, "configuration": 0, "iteration": 0,
+                                                     "parameters": {"flows.0.cc": "cubic"}, "status": "done",
+                                                     "run_id": "000000"}
     pending = store.pending_items("c1")
-    assert [item["item_index"] for item in pending] == [2, 3]
-    assert pending[1]["scenario"]["name"] == "sweep-c1-i1"
+    assert [item.item_index for item in pending] == [2, 3]
+    assert pending[1].scenario["name"] == "sweep-c1-i1"
     assert store.campaigns_with_status("running") == ["c1"]
     store.set_campaign_status("c1", "cancelled")
-    assert store.get_campaign("c1")["finished_at"] is not None
+    assert store.get_campaign("c1").finished_at is not None
     assert store.campaigns_with_status("running") == []
     campaigns, count = store.list_campaigns()
-    assert (count, campaigns[0]["campaign_id"], campaigns[0]["progress"]["total"]) == (1, "c1", 4)
-    assert "items" not in campaigns[0]
+    assert (count, campaigns[0].campaign_id, campaigns[0].progress.total) == (1, "c1", 4)
+    assert not hasattr(campaigns[0], "items")
     assert store.get_campaign("c2") is None
 
 
@@ -379,14 +384,14 @@ def test_add_sample_from_many_threads_at_once(store):
 def test_add_sample_returns_the_rows_it_stored(store):
     store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     rows = store.add_sample(sample_event("a1b2c3"))
-    assert rows["flows"] == store.flow_samples("a1b2c3")
-    assert rows["links"] == store.link_samples("a1b2c3")
-    assert rows["tunnel"] == store.tunnel_samples("a1b2c3")
+    assert rows == store.samples("a1b2c3")
+    assert (rows.flows, rows.links, rows.tunnel) == (store.flow_samples("a1b2c3"), store.link_samples("a1b2c3"),
+                                                      store.tunnel_samples("a1b2c3"))
 
 
 def test_sample_rows_take_netem_drops_as_all_drops():
     event = {"run_id": "a1b2c3", "iteration": 0, "t_s": 1.0,
              "link": {"ab": {"packets_out": 5, "drops": 2}, "ba": {"packets_out": 9, "drops": 7}}}
-    links = {row["direction"]: row for row in sample_rows(event)["links"]}
-    assert (links["forward"]["drops"], links["return"]["drops"]) == (7, 2)
-    assert links["forward"]["drops_buffer"] is None
+    links = {row.direction: row for row in sample_rows(event).links}
+    assert (links["forward"].drops, links["return"].drops) == (7, 2)
+    assert links["forward"].drops_buffer is None

@@ -67,9 +67,6 @@ class Principal:
         """As the audit trail names them."""
         return self.id if self.is_instructor else f"student {self.name} ({self.id})"
 
-    def public(self) -> dict[str, str]:
-        return {"role": self.role, "id": self.id, "name": self.name}
-
 
 INSTRUCTOR = Principal("instructor", "instructor", "instructor")
 LOCAL = Principal("instructor", "local", "this machine's user")
@@ -169,7 +166,7 @@ class Auth:
         if session.get("role") == "instructor":
             return INSTRUCTOR
         student = self.store.get_student(str(session.get("id")))
-        return None if student is None else Principal("student", student["student_id"], student["name"])
+        return None if student is None else Principal("student", student.student_id, student.name)
 
     # -- the class -------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from satlab.api.auth import Auth
 from satlab.api.deps import require_user
 from satlab.api.routes import admin, auth, campaigns, channels, host, labs, runs, studies
 from satlab.api.security import Audit, SameOrigin, StreamCounter
-from satlab.api.site import FrontendFiles, add_docs, document_inputs
+from satlab.api.site import FrontendFiles, add_docs, document_schemas
 from satlab.service.runs import RunManager
 from satlab.service.store import Store
 from satlab.settings import Settings
@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app, settings.limits.max_request_bytes)
 
     add_docs(app, "/api/docs")
-    document_inputs(app)
+    document_schemas(app)
     admin.document_ceilings(app, settings.ceilings)
     # The built script is ~400 kB and sample lists are large: both shrink 3-5 times.
     app.add_middleware(GZipMiddleware, minimum_size=1000)

@@ -12,8 +12,9 @@ from typing import Any
 from fastapi import HTTPException, status
 
 from satlab.api.auth import Auth, Principal
+from satlab.api.models.runs import QueuePlace
 from satlab.scenario import Scenario
-from satlab.service.store import Store
+from satlab.service.store import RunRow, Store
 
 HOUR_S = 3600.0
 
@@ -106,10 +107,10 @@ def check_campaign(principal: Principal, spec: dict[str, Any], auth: Auth) -> No
                       f"{limits.max_campaign_runs} (max_campaign_runs).")
 
 
-def queue_estimate(store: Store, run: dict[str, Any], max_concurrent: int) -> dict[str, Any]:
+def queue_estimate(store: Store, run: RunRow, max_concurrent: int) -> QueuePlace:
     """A queued run's place in line (1: next) and about when it starts, in
     seconds from now (from the median length of recent runs; None before any)."""
-    position = store.queue_position(run["run_id"]) if run["status"] == "queued" else None
+    position = store.queue_position(run.run_id) if run.status == "queued" else None
     typical_s = store.median_run_duration_s()
     estimate = None if position is None or typical_s is None else math.ceil(position / max_concurrent) * typical_s
-    return {"queue_position": position, "estimated_start_s": estimate}
+    return QueuePlace(queue_position=position, estimated_start_s=estimate)

@@ -8,7 +8,7 @@ from typing import Any, TextIO
 
 from fastapi import HTTPException, Response, status
 
-from satlab.api.models import Message
+from satlab.api.models.common import Message
 
 CSV_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {"text/csv": {}}, "description": "CSV, with units in the column names."},
@@ -22,7 +22,7 @@ def csv_attachment(write: Callable[[TextIO], None], filename: str) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-def found(thing: dict[str, Any] | None, what: str) -> dict[str, Any]:
+def found[Thing](thing: Thing | None, what: str) -> Thing:
     """thing, or a 404 saying "<What> not found"."""
     if thing is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"{what} not found")

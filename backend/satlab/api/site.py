@@ -1,7 +1,7 @@
 """What the API serves besides its routes: the API's documentation from
-packaged assets (no CDN: the lab often runs offline), the schemas of its
-inputs (the one source of their limits, which the web UI reads), and the
-built frontend with cache headers."""
+packaged assets (no CDN: the lab often runs offline), the schemas no route
+names (its inputs, the one source of their limits, which the web UI reads;
+its streams' events), and the built frontend with cache headers."""
 
 from __future__ import annotations
 
@@ -14,10 +14,12 @@ from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 from starlette.responses import Response
 from starlette.types import Scope
 
+from satlab.api.models.common import SCHEMA_MARK
+from satlab.api.models.events import STREAM_EVENTS
 from satlab.scenario import Scenario
 from satlab.service.campaign import CampaignSpec
 
@@ -45,6 +47,7 @@ def add_docs(app: FastAPI, docs_url: str = "/api/docs") -> None:
 
 
 INPUTS: tuple[type[BaseModel], ...] = (Scenario, CampaignSpec)
+REFS = "#/components/schemas/{model}"
 
 
 def input_schemas() -> dict[str, Any]:
@@ -52,25 +55,47 @@ def input_schemas() -> dict[str, Any]:
     defaults and limits), as OpenAPI components."""
     schemas: dict[str, Any] = {}
     for model in INPUTS:
-        schema = model.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}")
+        schema = model.model_json_schema(by_alias=True, ref_template=REFS)
         schemas.update(schema.pop("$defs", {}))
         schemas[model.__name__] = schema
     return schemas
 
 
-def document_inputs(app: FastAPI) -> None:
-    """Add the scenario and campaign schemas to app's OpenAPI document:
-    routes take them as free-form bodies (a lab name plus overrides, or a
-    campaign file), so FastAPI would not list them."""
+def event_schemas() -> dict[str, Any]:
+    """JSON schemas of what the WebSocket streams send (models.events), as OpenAPI components."""
+    schemas: dict[str, Any] = {}
+    for name, events in STREAM_EVENTS.items():
+        schema = TypeAdapter(events).json_schema(by_alias=True, ref_template=REFS, mode="serialization")
+        schemas.update(schema.pop("$defs", {}))
+        schemas[name] = schema
+    return schemas
+
+
+def _refer(node: Any) -> Any:
+    """node with each schema marked by models.common.documented_as turned into a $ref."""
+    if isinstance(node, dict):
+        if SCHEMA_MARK in node:
+            return {"$ref": REFS.format(model=node[SCHEMA_MARK]), "description": node["description"]}
+        return {key: _refer(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_refer(value) for value in node]
+    return node
+
+
+def document_schemas(app: FastAPI) -> None:
+    """Add to app's OpenAPI document what no route names: the scenario and
+    campaign schemas (routes take them as free-form bodies: a lab name plus
+    overrides, or a campaign file) and the streams' events."""
     generate: Callable[[], dict[str, Any]] = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             schema = generate()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
-            # A route that takes a channel model already lists it: the same class, the same schema.
-            for name, model_schema in input_schemas().items():
+            # A route that takes a channel model or returns a run already lists it: the same class, the same schema.
+            for name, model_schema in {**input_schemas(), **event_schemas()}.items():
                 components.setdefault(name, model_schema)
+            app.openapi_schema = _refer(schema)
         return app.openapi_schema or {}
 
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema

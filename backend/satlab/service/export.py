@@ -12,11 +12,11 @@ and the command line alike.
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from satlab.service.campaign import format_value
-from satlab.service.store import Store
+from satlab.service.store import FlowSummaryRow, IterationRow, RunRow, Store
 
 Writer = Callable[[Store, str, TextIO], None]
 
@@ -83,17 +83,16 @@ def _iteration_columns() -> list[str]:
 FLOW_COLUMNS = [*FLOW_SUMMARY_COLUMNS.values(), *_iteration_columns()]
 
 
-def _iteration_values(iteration: dict[str, Any] | None) -> list[Any]:
-    iteration = iteration or {}
-    fec = iteration.get("fec") or {}
-    values = [iteration.get("jain_index")]
+def _iteration_values(iteration: IterationRow | None) -> list[Any]:
+    fec = (iteration.fec if iteration else None) or {}
+    values: list[Any] = [iteration.jain_index if iteration else None]
     for direction in ("forward", "return"):
         figures = fec.get(direction) or {}
         delay = figures.get("decoding_delay_ms") or {}
         values += [figures.get(key) for key in FEC_COLUMNS]
         values += [delay.get(p) for p in FEC_DELAY_PERCENTILES]
     for key, _, directions in LINK_DIRECTIONS:
-        counters = iteration.get(key) or {}
+        counters = (getattr(iteration, key) if iteration else None) or {}
         for _, stored in directions:
             values += [(counters.get(stored) or {}).get(name) for name in LINK_COLUMNS]
     return values
@@ -105,18 +104,18 @@ def _write(out: TextIO, header: list[str], rows: Iterable[list[Any]]) -> None:
     writer.writerows(rows)
 
 
-def _require_run(store: Store, run_id: str) -> dict[str, Any]:
+def _require_run(store: Store, run_id: str) -> RunRow:
     run = store.get_run(run_id)
     if run is None:
         raise KeyError(f"no run {run_id!r}")
     return run
 
 
-def _samples_writer(select: Callable[[Store, str], list[dict[str, Any]]], columns: dict[str, str]) -> Writer:
+def _samples_writer(select: Callable[[Store, str], Sequence[object]], columns: dict[str, str]) -> Writer:
     def write(store: Store, run_id: str, out: TextIO) -> None:
         _require_run(store, run_id)
         _write(out, ["run_id", *columns.values()],
-               ([run_id, *(sample[key] for key in columns)] for sample in select(store, run_id)))
+               ([run_id, *(getattr(sample, key) for key in columns)] for sample in select(store, run_id)))
     return write
 
 
@@ -125,20 +124,20 @@ link_samples_csv = _samples_writer(Store.link_samples, LINK_SAMPLE_COLUMNS)
 tunnel_samples_csv = _samples_writer(Store.tunnel_samples, TUNNEL_SAMPLE_COLUMNS)
 
 
-def _flow_value(flow: dict[str, Any], key: str) -> Any:
+def _flow_value(flow: FlowSummaryRow, key: str) -> Any:
     """A stored flow summary's field: a column of its own, else one of its details."""
-    return flow[key] if key in flow else (flow.get("details") or {}).get(key)
+    return getattr(flow, key) if key in FlowSummaryRow.__dataclass_fields__ else flow.details.get(key)
 
 
-def _flow_rows(store: Store, run: dict[str, Any] | None) -> list[tuple[int | None, list[Any]]]:
+def _flow_rows(store: Store, run: RunRow | None) -> list[tuple[int | None, list[Any]]]:
     """(iteration, FLOW_COLUMNS values) per iteration and flow of a run; one
     row of empty values for a run that is missing or has no flows."""
-    if run is None or not run["flows"]:
+    if run is None or not run.flows:
         return [(None, [None] * len(FLOW_COLUMNS))]
-    iterations = {row["iteration"]: row for row in store.iterations(run["run_id"])}
-    return [(flow["iteration"], [*(_flow_value(flow, key) for key in FLOW_SUMMARY_COLUMNS),
-                                 *_iteration_values(iterations.get(flow["iteration"]))])
-            for flow in run["flows"]]
+    iterations = {row.iteration: row for row in store.iterations(run.run_id)}
+    return [(flow.iteration, [*(_flow_value(flow, key) for key in FLOW_SUMMARY_COLUMNS),
+                              *_iteration_values(iterations.get(flow.iteration))])
+            for flow in run.flows]
 
 
 def summary_csv(store: Store, run_id: str, out: TextIO) -> None:
@@ -146,8 +145,8 @@ def summary_csv(store: Store, run_id: str, out: TextIO) -> None:
     (Jain's index, FEC per tunnel direction, link counters), the run's seed and status."""
     run = _require_run(store, run_id)
     header = ["run_id", "name", "iteration", *FLOW_COLUMNS, "seed", "status", "error"]
-    _write(out, header, ([run_id, run["name"], iteration, *values, run["scenario"].get("seed"), run["status"],
-                          run["error"]] for iteration, values in _flow_rows(store, run)))
+    _write(out, header, ([run_id, run.name, iteration, *values, run.scenario.get("seed"), run.status, run.error]
+                         for iteration, values in _flow_rows(store, run)))
 
 
 def campaign_csv(store: Store, campaign_id: str, out: TextIO) -> None:
@@ -157,16 +156,15 @@ def campaign_csv(store: Store, campaign_id: str, out: TextIO) -> None:
     campaign = store.get_campaign(campaign_id)
     if campaign is None:
         raise KeyError(f"no campaign {campaign_id!r}")
-    parameters = list(campaign["spec"].get("matrix") or {})
+    parameters = list(campaign.spec.get("matrix") or {})
     header = ["campaign_id", "item_index", "configuration", "iteration", "run_id", "status", *parameters,
               "seed", *FLOW_COLUMNS, "error"]
     rows = []
     for item in store.campaign_items(campaign_id):
-        run = store.get_run(item["run_id"]) if item["run_id"] is not None else None
-        head = [campaign_id, item["item_index"], item["configuration"], item["iteration"], item["run_id"],
-                item["status"], *(format_value(item["parameters"].get(path)) for path in parameters),
-                item["scenario"].get("seed")]
-        rows += [[*head, *values, run["error"] if run else None] for _, values in _flow_rows(store, run)]
+        run = store.get_run(item.run_id) if item.run_id is not None else None
+        head = [campaign_id, item.item_index, item.configuration, item.iteration, item.run_id, item.status,
+                *(format_value(item.parameters.get(path)) for path in parameters), item.scenario.get("seed")]
+        rows += [[*head, *values, run.error if run else None] for _, values in _flow_rows(store, run)]
     _write(out, header, rows)
 
 

@@ -12,13 +12,14 @@ gives no value of that metric.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import statistics
 import time
 from collections.abc import Iterable, Mapping
 from typing import Any, TextIO
 
 from satlab.service.provenance import provenance
-from satlab.service.store import Store
+from satlab.service.store import CampaignRow, Store
 from satlab.studies.metrics import METRICS
 from satlab.studies.spec import Check
 from satlab.studies.study import Study
@@ -71,34 +72,34 @@ def _finished(result: Mapping[str, Any]) -> bool:
         flow.get("error") is None and flow.get("download_time_s") is not None for flow in flows)
 
 
-def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None) -> list[dict[str, Any]]:
+def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None) -> list[CampaignRow]:
     """The study runs a report covers: those asked for; else every full
     (non-quick) run of the study; else its quick runs."""
     runs = store.study_campaigns(study.id)
     if campaign_ids:
-        unknown = set(campaign_ids) - {campaign["campaign_id"] for campaign in runs}
+        unknown = set(campaign_ids) - {campaign.campaign_id for campaign in runs}
         if unknown:
             raise KeyError(f"no run of study {study.id} with campaign id {', '.join(sorted(unknown))}")
-        return [campaign for campaign in runs if campaign["campaign_id"] in campaign_ids]
-    full = [campaign for campaign in runs if not campaign["study_quick"]]
+        return [campaign for campaign in runs if campaign.campaign_id in campaign_ids]
+    full = [campaign for campaign in runs if not campaign.study_quick]
     return full or runs
 
 
-def collect(study: Study, store: Store, campaigns: list[dict[str, Any]]) -> dict[tuple[str, ...], dict[str, Any]]:
+def collect(study: Study, store: Store, campaigns: list[CampaignRow]) -> dict[tuple[str, ...], dict[str, Any]]:
     """Per configuration (a tuple of levels in column order): its levels, each
     metric's values, how many of its runs failed and their median diagnostics."""
     columns, metrics = study.columns, study.metrics
     found: dict[tuple[str, ...], dict[str, Any]] = {}
     for campaign in campaigns:
-        for item in store.campaign_items(campaign["campaign_id"]):
-            if item["status"] not in ("done", "failed"):
+        for item in store.campaign_items(campaign.campaign_id):
+            if item.status not in ("done", "failed"):
                 continue  # pending, running or cancelled: not a result
-            configuration = study.configuration_of(item["parameters"])
+            configuration = study.configuration_of(item.parameters)
             entry = found.setdefault(_key(configuration, columns), {
                 "configuration": configuration, "values": {metric: [] for metric in metrics}, "failed": 0,
                 "runs": []})
-            run = store.get_run(item["run_id"]) if item["status"] == "done" and item["run_id"] else None
-            result = (run or {}).get("result") or {}
+            run = store.get_run(item.run_id) if item.status == "done" and item.run_id else None
+            result = (run.result if run else None) or {}
             if not _finished(result):
                 entry["failed"] += 1
                 continue
@@ -166,9 +167,10 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
                      "in_band": band.holds(ratio) if ratio is not None and judged else None})
     checks = [_evaluate(check, study, medians) for check in study.spec.checks]
     # What ran the runs (the first run's provenance), else what makes the report.
-    version = next((run["provenance"] for campaign in campaigns
-                    for item in store.campaign_items(campaign["campaign_id"], "done")
-                    if (run := store.get_run(item["run_id"])) is not None), None) or provenance()
+    version = next((run.provenance for campaign in campaigns
+                    for item in store.campaign_items(campaign.campaign_id, "done")
+                    if item.run_id is not None and (run := store.get_run(item.run_id)) is not None),
+                   None) or provenance()
     return {
         "study": study.id, "title": study.spec.title, "citation": " ".join(study.spec.citation.split()),
         "axes": study.levels,
@@ -176,10 +178,10 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
         "metrics": {metric: METRICS[metric].what for metric in study.metrics},
         "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "satlab": version.get("satlab"), "git": version.get("git"), "host": version,
-        "campaigns": [{key: campaign[key] for key in ("campaign_id", "name", "status", "study_quick", "spec",
-                                                      "created_at", "finished_at", "progress")}
-                      for campaign in campaigns],
-        "quick": bool(campaigns) and all(campaign["study_quick"] for campaign in campaigns),
+        "campaigns": [{key: getattr(campaign, key) for key in ("campaign_id", "name", "status", "study_quick", "spec",
+                                                               "created_at", "finished_at")}
+                      | {"progress": dataclasses.asdict(campaign.progress)} for campaign in campaigns],
+        "quick": bool(campaigns) and all(campaign.study_quick for campaign in campaigns),
         "rows": rows, "configurations": configurations, "checks": checks,
         "summary": {"rows": len(rows), "measured": sum(row["satlab"] is not None for row in rows),
                     "in_band": sum(row["in_band"] is True for row in rows),

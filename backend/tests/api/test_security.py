@@ -42,7 +42,8 @@ STUDENT_ROUTES = {("GET", "/api/runs"), ("POST", "/api/runs"), ("GET", "/api/run
                   ("GET", "/api/campaigns"), ("GET", "/api/campaigns/{campaign_id}"),
                   ("POST", "/api/campaigns/{campaign_id}/cancel"), ("POST", "/api/campaigns/{campaign_id}/resume"),
                   ("GET", "/api/campaigns/{campaign_id}/csv"), ("GET", "/api/labs"), ("GET", "/api/labs/{name}"),
-                  ("GET", "/api/capabilities"), ("GET", "/api/limits"), ("GET", "/api/channels/stats"),
+                  ("GET", "/api/capabilities"), ("GET", "/api/limits"), ("GET", "/api/limits/tunnel"),
+                  ("GET", "/api/channels/stats"),
                   ("POST", "/api/channels/stats"), ("GET", "/api/studies"), ("GET", "/api/studies/{study_id}"),
                   ("GET", "/api/studies/{study_id}/runs"), ("GET", "/api/studies/{study_id}/report"),
                   ("GET", "/api/studies/{study_id}/report.csv")}

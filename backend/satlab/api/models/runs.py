@@ -1,12 +1,25 @@
-"""Request and response bodies of the API (model families per resource)."""
+"""Runs: the request that queues one, a run as a list shows it and whole,
+its result as the engine gives it, and its place in the queue.
+
+Two shapes of per-flow summaries exist, and both stay as the browser knows
+them: a listed run's `flows` (the store's rows, FlowSummaryRow: the figures
+every transport has as fields, the rest under `details`) and a run's
+`result.flows` (the engine's, FlowResult: every figure at the top level).
+Fields that older runs lack are optional, and are left out, not null, where
+a stored run lacks them.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from satlab.api.models.common import Percentiles, Public, ScenarioObject
 from satlab.scenario import field_error
+from satlab.service.store import FlowSummaryRow
+
+RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 
 
 class RunCreate(BaseModel):
@@ -24,79 +37,151 @@ class RunCreate(BaseModel):
         return self
 
 
-class RunBase(BaseModel):
+class FlowResult(Public):
+    """One flow of one iteration as the engine summarises it: every figure,
+    and the transport's own besides (they differ by transport)."""
+    model_config = ConfigDict(extra="allow")
+    iteration: int
+    flow: int
+    group: int | None
+    transport: str | None
+    cc: str | None
+    direction: str | None
+    start_s: float | None
+    bytes: int | None
+    download_time_s: float | None
+    goodput_mbps: float | None
+    retransmissions: int | None
+    mean_rtt_ms: float | None
+    power_mbps_per_s: float | None
+    error: str | None
+    bottleneck_mbps: float | None = None
+    link_utilisation_ratio: float | None = None
+    startup_s: float | None = Field(default=None, description="null: the flow never reached 90 % of the "
+                                                              "bottleneck (all start-up).")
+    startup_goodput_mbps: float | None = None
+    startup_mean_rtt_ms: float | None = None
+    startup_retransmissions: int | None = None
+    steady_goodput_mbps: float | None = None
+    steady_mean_rtt_ms: float | None = None
+    steady_retransmissions: int | None = None
+    latecomer: bool | None = Field(default=None, description="It started after another flow of its direction.")
+    latecomer_convergence_s: float | None = Field(default=None, description="null for a latecomer: it never "
+                                                                            "converged.")
+    short_beside_long: bool | None = Field(default=None, description="A flow of a fixed size with a flow of "
+                                                                     "another group active for its whole life.")
+
+
+class FecDirection(Public):
+    """One direction of the FEC tunnel, counted (packets) at its receiving endpoint."""
+    sources: int
+    repairs: int
+    lost: int
+    recovered: int
+    residual_loss: float = Field(description="(lost - recovered) / (sources + lost).")
+    decoding_delay_ms: Percentiles | None = None
+
+
+class FecSummary(Public):
+    forward: FecDirection | None
+    return_: FecDirection | None = Field(alias="return")
+
+
+class LinkDirectionCounters(Public):
+    """One direction of a link at the end of an iteration (satlink's summary
+    counters; netem has only some, and counts its drops in `drops`)."""
+    model_config = ConfigDict(extra="allow")  # a newer satlink may count more
+    packets_in: int | None = None
+    bytes_in: int | None = None
+    packets_out: int | None = None
+    bytes_out: int | None = None
+    queue_bytes: int | None = None
+    in_flight_packets: int | None = None
+    in_flight_bytes: int | None = None
+    drops_buffer: int | None = None
+    drops_aqm: int | None = None
+    drops_channel: int | None = None
+    drops_overflow: int | None = None
+    drops: int | None = None
+    write_errors: int | None = None
+    lateness_ms: Percentiles | None = None
+
+
+class LinkSummary(Public):
+    forward: LinkDirectionCounters | None
+    return_: LinkDirectionCounters | None = Field(alias="return")
+
+
+class CrossTrafficResult(Public):
+    """A UDP cross-traffic stream: what was sent and what arrived."""
+    index: int
+    link: str
+    rate_mbps: float
+    start_s: float
+    started: bool
+    seconds: float | None
+    sent_bytes: int | None
+    sent_mbps: float | None
+    received_bytes: int | None
+    packets: int | None
+    lost_packets: int | None
+    loss_ratio: float | None
+    error: str | None
+
+
+class IterationResult(Public):
+    iteration: int
+    flows: list[FlowResult]
+    jain_index: float | None = Field(description="Jain's fairness index of the flows' goodputs (two flows or more).")
+    fec: FecSummary | None = Field(default=None, description="null: no FEC tunnel.")
+    link: LinkSummary | None = None
+    lan: LinkSummary | None = Field(default=None, description="null: no LAN segment.")
+    cross_traffic: list[CrossTrafficResult] | None = None
+    tcp_stack: dict[str, dict[str, int | None]] | None = Field(
+        default=None, description="The kernel's TCP counters of the server's and the client's namespace.")
+    seeds: dict[str, int] | None = Field(default=None, description="Each channel's seed, by its path.")
+    plan: dict[str, Any] | None = Field(default=None, description="The engine's plan of the iteration (names, "
+                                                                  "addresses, buffers, tool arguments).")
+
+
+class RunResult(Public):
+    """The engine's result: the run's `result`, and its stream's last event."""
     run_id: str
-    name: str
-    status: str = Field(description="queued, running, done, failed or cancelled.")
+    status: RunStatus
+    error: str | None
+    flows: list[FlowResult]
+    iterations: list[IterationResult]
+
+
+class RunBase(Public):
+    run_id: str
+    name: str = Field(description="The scenario's name (the lab's, for a lab).")
+    status: RunStatus
     error: str | None
     campaign_id: str | None
     item_index: int | None
     created_at: float = Field(description="Unix time, seconds.")
-    started_at: float | None
-    finished_at: float | None
+    started_at: float | None = Field(description="Unix time, seconds.")
+    finished_at: float | None = Field(description="Unix time, seconds.")
 
 
 class RunSummary(RunBase):
-    flows: list[dict[str, Any]] = Field(description="Per-flow summaries (empty until the run ends).")
+    flows: list[FlowSummaryRow] = Field(description="Per-flow summaries (empty until the run ends).")
 
 
 class RunPublic(RunBase):
-    scenario: dict[str, Any]
+    """A whole run (its per-flow summaries are in result.flows)."""
+    scenario: ScenarioObject
     provenance: dict[str, Any] = Field(description="Versions of the kernel, satlab and tools; host state.")
-    result: dict[str, Any] | None = Field(description="Per-flow and per-iteration summaries, once finished.")
+    result: RunResult | None = Field(description="Per-flow and per-iteration summaries, once finished.")
 
 
-class RunsPublic(BaseModel):
+class RunsPublic(Public):
     data: list[RunSummary]
     count: int
 
 
-class LabPublic(BaseModel):
-    name: str
-    title: str
-    description: str
-    error: str | None = Field(description="Why the preset does not load, if it does not.")
-
-
-class LabsPublic(BaseModel):
-    data: list[LabPublic]
-    count: int
-
-
-class LabDetail(LabPublic):
-    scenario: dict[str, Any] | None
-    text: str = Field(description="The preset's YAML, as written.")
-
-
-class CampaignProgress(BaseModel):
-    total: int
-    pending: int
-    running: int
-    done: int
-    failed: int
-    cancelled: int
-
-
-class CampaignPublic(BaseModel):
-    campaign_id: str
-    name: str
-    status: str = Field(description="running, done or cancelled.")
-    spec: dict[str, Any]
-    created_at: float
-    finished_at: float | None
-    progress: CampaignProgress
-    study: str | None = Field(default=None, description="The study this campaign runs (GET /api/studies/{id}).")
-    study_quick: bool = Field(default=False, description="A study's quick smoke run, not a result.")
-
-
-class CampaignDetail(CampaignPublic):
-    items: list[dict[str, Any]]
-
-
-class CampaignsPublic(BaseModel):
-    data: list[CampaignPublic]
-    count: int
-
-
-class Message(BaseModel):
-    message: str
+class QueuePlace(Public):
+    queue_position: int | None = Field(description="1: the next run to start; null once it runs.")
+    estimated_start_s: float | None = Field(description="About when it starts, in seconds from now (null until "
+                                                        "a run has finished).")

@@ -7,10 +7,13 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
+import annotated_types
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from satlab.api.deps import AuthDep, InstructorDep, SettingsDep, StoreDep, UserDep
+from satlab.api.models.classroom import AuditPublic, ClassCode, ClassPublic, IntegerRange, Pruned, TunnelLimits
+from satlab.scenario import Tunnel
 from satlab.service.labs import list_labs
 from satlab.settings import CEILING_PREFIX, Limits
 
@@ -79,12 +82,27 @@ def get_limits(auth: AuthDep, _: UserDep) -> list[dict[str, Any]]:
     return auth.limits.table()
 
 
+def _range(field: str) -> IntegerRange:
+    """A whole-number field's bounds, as the scenario model checks them."""
+    metadata = Tunnel.model_fields[field].metadata
+    low = next(item.ge for item in metadata if isinstance(item, annotated_types.Ge))
+    high = next(item.le for item in metadata if isinstance(item, annotated_types.Le))
+    return IntegerRange.model_validate({"min": low, "max": high})
+
+
+@router.get("/limits/tunnel")
+def get_tunnel_limits(_: UserDep) -> TunnelLimits:
+    """The FEC tunnel S(k,z) a scenario may ask for, as the scenario model
+    checks it, for every form that offers one."""
+    return TunnelLimits(k=_range("k"), z=_range("z"), symbol_bytes=_range("symbol_bytes"), k_at_most_z=True)
+
+
 @router.get("/class")
-def get_class(auth: AuthDep, store: StoreDep, _: InstructorDep) -> dict[str, Any]:
+def get_class(auth: AuthDep, store: StoreDep, _: InstructorDep) -> ClassPublic:
     """What the instructor shows and watches: the class code, the students, the enabled presets, the storage."""
-    return {"class_code": auth.class_code, "enabled_labs": auth.enabled_labs, "students": store.list_students(),
-            "database_bytes": store.database_bytes(), "max_database_bytes": auth.limits.max_database_bytes,
-            "retention_days": auth.limits.retention_days}
+    return ClassPublic(class_code=auth.class_code, enabled_labs=auth.enabled_labs, students=store.list_students(),
+                       database_bytes=store.database_bytes(), max_database_bytes=auth.limits.max_database_bytes,
+                       retention_days=auth.limits.retention_days)
 
 
 @router.get("/class/quotas", response_model=list[Quota])
@@ -111,14 +129,14 @@ def set_quotas(body: ClassQuotas, request: Request, auth: AuthDep, _: Instructor
 
 
 @router.post("/class/code")
-def new_class_code(auth: AuthDep, _: InstructorDep) -> dict[str, str]:
+def new_class_code(auth: AuthDep, _: InstructorDep) -> ClassCode:
     """A new class code (the old one stops working; signed-in students stay)."""
-    return {"class_code": auth.new_class_code()}
+    return ClassCode(class_code=auth.new_class_code())
 
 
-@router.put("/class/labs", response_model=EnabledLabs)
+@router.put("/class/labs")
 def set_enabled_labs(body: EnabledLabs, request: Request, auth: AuthDep, settings: SettingsDep,
-                     _: InstructorDep) -> dict[str, Any]:
+                     _: InstructorDep) -> EnabledLabs:
     if body.enabled_labs is not None:
         known = {lab["name"] for lab in list_labs(settings.labs_dir)}
         unknown = sorted(set(body.enabled_labs) - known)
@@ -129,19 +147,19 @@ def set_enabled_labs(body: EnabledLabs, request: Request, auth: AuthDep, setting
     auth.set_enabled_labs(body.enabled_labs)
     request.state.audit_detail = "every preset" if body.enabled_labs is None else \
         ", ".join(body.enabled_labs) or "no preset"
-    return {"enabled_labs": auth.enabled_labs}
+    return EnabledLabs(enabled_labs=auth.enabled_labs)
 
 
 @router.get("/audit")
 def get_audit(store: StoreDep, _: InstructorDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-              offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+              offset: Annotated[int, Query(ge=0)] = 0) -> AuditPublic:
     """Every state-changing action that succeeded and every sign-in attempt, newest first."""
     entries, count = store.list_audit(limit, offset)
-    return {"data": entries, "count": count}
+    return AuditPublic(data=entries, count=count)
 
 
 @router.post("/storage/prune")
-def prune(store: StoreDep, auth: AuthDep, _: InstructorDep) -> dict[str, int]:
+def prune(store: StoreDep, auth: AuthDep, _: InstructorDep) -> Pruned:
     """Drop the samples of runs finished more than retention_days ago (their summaries stay)."""
     pruned = store.prune_samples(time.time() - auth.limits.retention_days * DAY_S)
-    return {"pruned_runs": pruned, "database_bytes": store.database_bytes()}
+    return Pruned(pruned_runs=pruned, database_bytes=store.database_bytes())

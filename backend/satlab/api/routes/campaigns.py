@@ -11,12 +11,15 @@ from fastapi import APIRouter, Body, HTTPException, Query, Response, WebSocket, 
 from satlab.api import quotas
 from satlab.api.auth import Principal
 from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
-from satlab.api.models import CampaignDetail, CampaignsPublic, Message
+from satlab.api.models.campaigns import CampaignDetail, CampaignPublic, CampaignsPublic
+from satlab.api.models.common import Message
+from satlab.api.models.events import CampaignEvent
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
-from satlab.api.stream import forward_events
+from satlab.api.stream import Event, forward_events
 from satlab.service import export
 from satlab.service.campaign import campaign_from_dict
 from satlab.service.labs import confine_traces
+from satlab.service.store import CampaignDetailRow
 
 router = APIRouter(prefix="/campaigns", tags=["campaigns"])
 
@@ -26,18 +29,18 @@ EXAMPLE = {"name": "cubic-vs-bbr", "scenario": "geo-optical", "set": {"flows.0.s
            "iterations": 3, "parallel": 1, "seed": 1}
 
 
-def _campaign_or_404(store: StoreDep, campaign_id: str, principal: Principal) -> dict[str, Any]:
+def _campaign_or_404(store: StoreDep, campaign_id: str, principal: Principal) -> CampaignDetailRow:
     """The campaign, if principal may see it."""
     campaign = store.get_campaign(campaign_id)
-    visible = campaign is not None and (principal.is_instructor or campaign["owner"] == principal.id)
+    visible = campaign is not None and (principal.is_instructor or campaign.owner == principal.id)
     return found(campaign if visible else None, "Campaign")
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=CampaignDetail,
+@router.post("", status_code=status.HTTP_201_CREATED,
              responses={422: {"description": "The campaign or one of its scenarios is invalid; "
                                              "each problem names its field."}})
 def create_campaign(manager: ManagerDep, settings: SettingsDep, auth: AuthDep, principal: UserDep,
-                    spec: Annotated[dict[str, Any], Body(examples=[EXAMPLE])]) -> dict[str, Any]:
+                    spec: Annotated[dict[str, Any], Body(examples=[EXAMPLE])]) -> CampaignDetail:
     """The body is a campaign file as JSON; `scenario` names a lab or is a
     whole scenario. Every run is validated before the first starts; at most
     max_campaign_runs runs."""
@@ -47,51 +50,51 @@ def create_campaign(manager: ManagerDep, settings: SettingsDep, auth: AuthDep, p
     for item in items:
         confine_traces(item.scenario, settings.labs_dir)
     campaign_id = manager.start_campaign(spec_model, items)
-    manager.store.set_owner("campaigns", campaign_id, principal.id)
-    return _campaign_or_404(manager.store, campaign_id, principal)
+    manager.store.set_campaign_owner(campaign_id, principal.id)
+    return CampaignDetail.model_validate(_campaign_or_404(manager.store, campaign_id, principal))
 
 
-@router.get("", response_model=CampaignsPublic)
+@router.get("")
 def list_campaigns(store: StoreDep, principal: UserDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-                   offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+                   offset: Annotated[int, Query(ge=0)] = 0) -> CampaignsPublic:
     """Newest first (a student's own only)."""
     campaigns, count = store.list_campaigns(limit=limit, offset=offset,
                                             owner=None if principal.is_instructor else principal.id)
-    return {"data": campaigns, "count": count}
+    return CampaignsPublic(data=[CampaignPublic.model_validate(campaign) for campaign in campaigns], count=count)
 
 
-@router.get("/{campaign_id}", response_model=CampaignDetail, responses={404: {"model": Message}})
-def get_campaign(campaign_id: str, store: StoreDep, principal: UserDep) -> dict[str, Any]:
-    return _campaign_or_404(store, campaign_id, principal)
+@router.get("/{campaign_id}", responses={404: {"model": Message}})
+def get_campaign(campaign_id: str, store: StoreDep, principal: UserDep) -> CampaignDetail:
+    return CampaignDetail.model_validate(_campaign_or_404(store, campaign_id, principal))
 
 
-@router.delete("/{campaign_id}", response_model=Message, responses={404: {"model": Message}, 409: {"model": Message}})
-def delete_campaign(campaign_id: str, store: StoreDep, principal: InstructorDep) -> dict[str, str]:
+@router.delete("/{campaign_id}", responses={404: {"model": Message}, 409: {"model": Message}})
+def delete_campaign(campaign_id: str, store: StoreDep, principal: InstructorDep) -> Message:
     """A campaign that is not running, with its runs, their samples and summaries."""
     campaign = _campaign_or_404(store, campaign_id, principal)
-    if campaign["status"] == "running":
+    if campaign.status == "running":
         raise HTTPException(status.HTTP_409_CONFLICT, detail="The campaign is running: cancel it first.")
     store.delete_campaign(campaign_id)
-    return {"message": "The campaign and its runs are deleted."}
+    return Message(message="The campaign and its runs are deleted.")
 
 
-@router.post("/{campaign_id}/cancel", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
+@router.post("/{campaign_id}/cancel", status_code=status.HTTP_202_ACCEPTED,
              responses={404: {"model": Message}, 409: {"model": Message}})
-def cancel_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, str]:
+def cancel_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> Message:
     campaign = _campaign_or_404(manager.store, campaign_id, principal)
     if not manager.cancel_campaign(campaign_id):
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The campaign is {campaign['status']}, not running.")
-    return {"message": "The campaign is being cancelled; POST .../resume runs what it has left."}
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The campaign is {campaign.status}, not running.")
+    return Message(message="The campaign is being cancelled; POST .../resume runs what it has left.")
 
 
-@router.post("/{campaign_id}/resume", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
+@router.post("/{campaign_id}/resume", status_code=status.HTTP_202_ACCEPTED,
              responses={404: {"model": Message}, 409: {"model": Message}})
-def resume_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, str]:
+def resume_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> Message:
     campaign = _campaign_or_404(manager.store, campaign_id, principal)
-    if campaign["status"] == "done":
+    if campaign.status == "done":
         raise HTTPException(status.HTTP_409_CONFLICT, detail="The campaign is done: every run has run.")
     manager.resume_campaign(campaign_id)
-    return {"message": "The campaign runs what it has left."}
+    return Message(message="The campaign runs what it has left.")
 
 
 @router.get("/{campaign_id}/csv", response_class=Response, responses=CSV_RESPONSES)
@@ -107,14 +110,14 @@ async def stream_campaign(websocket: WebSocket, campaign_id: str, manager: Manag
     of its runs and the progress after each, until the campaign is over."""
     await websocket.accept()
     campaign = manager.store.get_campaign(campaign_id)
-    if campaign is None or not (principal.is_instructor or campaign["owner"] == principal.id):
+    if campaign is None or not (principal.is_instructor or campaign.owner == principal.id):
         await websocket.close(code=4404, reason=CAMPAIGN_NOT_FOUND)
         return
 
-    def snapshot() -> dict[str, Any]:
+    def snapshot() -> Event:
         campaign = _campaign_or_404(manager.store, campaign_id, principal)
-        return {"type": "campaign", "campaign_id": campaign_id, "status": campaign["status"],
-                "progress": campaign["progress"]}
+        return CampaignEvent(type="campaign", campaign_id=campaign_id, status=campaign.status,
+                             progress=campaign.progress).model_dump(mode="json")
 
     await forward_events(websocket, manager, campaign_id, snapshot,
                          lambda event: event["type"] == "campaign" and event["status"] != "running",

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from satlab.api.deps import ManagerDep, StreamSlot, UserDep
+from satlab.api.models.host import Capabilities
 from satlab.api.stream import forward_events
 from satlab.engine import container, host
 from satlab.scenario import CHANNEL_MODELS
@@ -15,12 +16,13 @@ router = APIRouter(tags=["host"])
 
 
 @router.get("/capabilities")
-def get_capabilities(manager: ManagerDep) -> dict[str, Any]:
+def get_capabilities(manager: ManagerDep) -> Capabilities:
     """Link backends, transports with their congestion controls, channel
     models; each unavailable thing says why, and `limitations` what this
     host (a container, often) cannot do that runs need."""
-    return {**host.capabilities(), "limitations": container.limitations(), "channel_models": list(CHANNEL_MODELS),
-            "max_concurrent_runs": manager.max_concurrent}
+    return Capabilities.model_validate({**host.capabilities(), "limitations": container.limitations(),
+                                        "channel_models": list(CHANNEL_MODELS),
+                                        "max_concurrent_runs": manager.max_concurrent})
 
 
 @router.websocket("/events", dependencies=[StreamSlot])

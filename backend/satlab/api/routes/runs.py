@@ -5,20 +5,22 @@ shared with the class (another's is "not found"), and cancels only their own."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, WebSocket, status
 
 from satlab.api import quotas
 from satlab.api.auth import Principal
 from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
-from satlab.api.models import Message, RunCreate, RunPublic, RunsPublic
+from satlab.api.models.common import Message
+from satlab.api.models.events import RunSnapshotEvent
+from satlab.api.models.runs import QueuePlace, RunCreate, RunPublic, RunsPublic, RunSummary
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
-from satlab.api.stream import forward_events
+from satlab.api.stream import Event, forward_events
 from satlab.scenario import apply_override, validate
 from satlab.service import export
 from satlab.service.labs import confine_traces, load_lab
-from satlab.service.store import FINISHED
+from satlab.service.store import FINISHED, RunRow, SampleRows
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -40,17 +42,17 @@ class ExportKind(StrEnum):
     tunnel_samples = "tunnel-samples"
 
 
-def _run_or_404(store: StoreDep, run_id: str, principal: Principal) -> dict[str, Any]:
+def _run_or_404(store: StoreDep, run_id: str, principal: Principal) -> RunRow:
     """The run, if principal may see it."""
     visible = principal.is_instructor or store.run_visible_to(run_id, principal.id)
     return found(store.get_run(run_id) if visible else None, "Run")
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=RunPublic,
+@router.post("", status_code=status.HTTP_201_CREATED, response_model_exclude_unset=True,
              responses={422: {"description": "The scenario is invalid or cannot run on this host; "
                                              "each problem names its field."}})
 def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep, auth: AuthDep,
-               principal: UserDep) -> dict[str, Any]:
+               principal: UserDep) -> RunPublic:
     """Queue a run; it starts as soon as fewer than max_concurrent_runs run.
     A student's run is a preset the instructor enabled, within the quotas
     (GET /api/limits): 403 beyond what a student may run, 429 beyond what
@@ -69,69 +71,68 @@ def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep, auth
         if not principal.is_instructor:
             quotas.check_student_run(principal, body.lab, scenario, manager.store, auth)
         run_id = manager.submit(scenario)
-        manager.store.set_owner("runs", run_id, principal.id)
-    return found(manager.store.get_run(run_id), "Run")
+        manager.store.set_run_owner(run_id, principal.id)
+    return RunPublic.model_validate(found(manager.store.get_run(run_id), "Run"))
 
 
-@router.get("", response_model=RunsPublic)
+@router.get("", response_model_exclude_unset=True)
 def list_runs(store: StoreDep, principal: UserDep,
               run_status: Annotated[RunStatus | None, Query(alias="status")] = None,
               campaign_id: str | None = None, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-              offset: Annotated[int, Query(ge=0)] = 0) -> dict[str, Any]:
+              offset: Annotated[int, Query(ge=0)] = 0) -> RunsPublic:
     """Newest first (a student's: their own and those shared with the class)."""
     runs, count = store.list_runs(status=run_status, campaign_id=campaign_id, limit=limit, offset=offset,
                                   visible_to=None if principal.is_instructor else principal.id)
-    return {"data": runs, "count": count}
+    return RunsPublic(data=[RunSummary.model_validate(run) for run in runs], count=count)
 
 
-@router.get("/{run_id}", response_model=RunPublic, responses={404: {"model": Message}})
-def get_run(run_id: str, store: StoreDep, principal: UserDep) -> dict[str, Any]:
-    return _run_or_404(store, run_id, principal)
+@router.get("/{run_id}", response_model_exclude_unset=True, responses={404: {"model": Message}})
+def get_run(run_id: str, store: StoreDep, principal: UserDep) -> RunPublic:
+    return RunPublic.model_validate(_run_or_404(store, run_id, principal))
 
 
 @router.get("/{run_id}/queue", responses={404: {"model": Message}})
-def get_queue_place(run_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, Any]:
+def get_queue_place(run_id: str, manager: ManagerDep, principal: UserDep) -> QueuePlace:
     """A queued run's place in line (1: next; null once it runs) and about
     when it starts, in seconds from now (null until a run has finished)."""
     return quotas.queue_estimate(manager.store, _run_or_404(manager.store, run_id, principal), manager.max_concurrent)
 
 
-@router.post("/{run_id}/share", response_model=Message, responses={404: {"model": Message}})
-def share_run(run_id: str, store: StoreDep, principal: InstructorDep, shared: bool = True) -> dict[str, str]:
+@router.post("/{run_id}/share", responses={404: {"model": Message}})
+def share_run(run_id: str, store: StoreDep, principal: InstructorDep, shared: bool = True) -> Message:
     """Show the run to every student (shared=false: no longer)."""
     _run_or_404(store, run_id, principal)
     store.set_run_shared(run_id, shared)
-    return {"message": "The class sees the run." if shared else "Only the instructor and its owner see the run."}
+    return Message(message="The class sees the run." if shared else "Only the instructor and its owner see the run.")
 
 
-@router.delete("/{run_id}", response_model=Message, responses={404: {"model": Message}, 409: {"model": Message}})
-def delete_run(run_id: str, store: StoreDep, principal: InstructorDep) -> dict[str, str]:
+@router.delete("/{run_id}", responses={404: {"model": Message}, 409: {"model": Message}})
+def delete_run(run_id: str, store: StoreDep, principal: InstructorDep) -> Message:
     """A finished run, with its samples and summaries."""
     run = _run_or_404(store, run_id, principal)
-    if run["status"] not in FINISHED:
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The run is {run['status']}: cancel it first.")
+    if run.status not in FINISHED:
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The run is {run.status}: cancel it first.")
     store.delete_run(run_id)
-    return {"message": "The run is deleted."}
+    return Message(message="The run is deleted.")
 
 
-@router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED, response_model=Message,
+@router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED,
              responses={404: {"model": Message}, 409: {"model": Message}})
-def cancel_run(run_id: str, manager: ManagerDep, principal: UserDep) -> dict[str, str]:
+def cancel_run(run_id: str, manager: ManagerDep, principal: UserDep) -> Message:
     """Stop a queued or running run; it tears down and ends `cancelled`."""
     run = _run_or_404(manager.store, run_id, principal)
     if not principal.is_instructor and manager.store.run_owner(run_id) != principal.id:
         raise HTTPException(status.HTTP_403_FORBIDDEN, detail="You may cancel only your own runs.")
     if not manager.cancel(run_id):
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The run is {run['status']}, not queued or running.")
-    return {"message": "The run is being cancelled."}
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"The run is {run.status}, not queued or running.")
+    return Message(message="The run is being cancelled.")
 
 
 @router.get("/{run_id}/samples", responses={404: {"model": Message}})
-def get_samples(run_id: str, store: StoreDep, principal: UserDep) -> dict[str, list[dict[str, Any]]]:
+def get_samples(run_id: str, store: StoreDep, principal: UserDep) -> SampleRows:
     """Every sample so far (10 per second): per flow, per link direction, per tunnel direction."""
     _run_or_404(store, run_id, principal)
-    return {"flows": store.flow_samples(run_id), "links": store.link_samples(run_id),
-            "tunnel": store.tunnel_samples(run_id)}
+    return store.samples(run_id)
 
 
 @router.get("/{run_id}/csv/{kind}", response_class=Response, responses=CSV_RESPONSES)
@@ -151,9 +152,9 @@ async def stream_run(websocket: WebSocket, run_id: str, manager: ManagerDep, pri
         await websocket.close(code=4404, reason=RUN_NOT_FOUND)
         return
 
-    def snapshot() -> dict[str, Any]:
-        run = manager.store.get_run(run_id)
-        return {"type": "run", "run": RunPublic.model_validate(run).model_dump(mode="json")}
+    def snapshot() -> Event:
+        run = RunPublic.model_validate(manager.store.get_run(run_id))
+        return RunSnapshotEvent(type="run", run=run).model_dump(mode="json", exclude_unset=True)
 
     await forward_events(websocket, manager, run_id, snapshot,
                          lambda event: event["type"] == "summary"

@@ -9,7 +9,9 @@ from fastapi import APIRouter, HTTPException, Query, Response, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from satlab.api.deps import InstructorDep, ManagerDep, SettingsDep, StoreDep
-from satlab.api.models import CampaignDetail, Message
+from satlab.api.models.campaigns import CampaignDetail, CampaignPublic
+from satlab.api.models.common import Message
+from satlab.api.models.studies import StudiesPublic, StudyDetail, StudyPublic, StudyReport, StudyRunsPublic
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
 from satlab.studies import Study, campaign, find_study, list_studies, make_report, report_csv
@@ -59,37 +61,38 @@ def _describe(study: Study) -> dict[str, Any]:
 
 
 @router.get("")
-def list_all(settings: SettingsDep) -> dict[str, Any]:
+def list_all(settings: SettingsDep) -> StudiesPublic:
     """Every study recipe in labs/studies, with its published figures."""
-    studies = [_describe(study) for study in list_studies(settings.labs_dir)]
-    return {"data": studies, "count": len(studies)}
+    studies = [StudyPublic.model_validate(_describe(study)) for study in list_studies(settings.labs_dir)]
+    return StudiesPublic(data=studies, count=len(studies))
 
 
-@router.get("/{study_id}", responses={404: {"model": Message}})
-def get_study(study_id: str, settings: SettingsDep) -> dict[str, Any]:
+# A shipped report of an older format lacks some fields: they stay absent, not null.
+@router.get("/{study_id}", response_model_exclude_unset=True, responses={404: {"model": Message}})
+def get_study(study_id: str, settings: SettingsDep) -> StudyDetail:
     """The recipe, its published figures, and the report shipped with it (`shipped_report`, or null)."""
     study = _study_or_404(settings, study_id)
-    return {**_describe(study), "shipped_report": _shipped_report(study)}
+    return StudyDetail.model_validate({**_describe(study), "shipped_report": _shipped_report(study)})
 
 
-@router.post("/{study_id}/runs", status_code=status.HTTP_201_CREATED, response_model=CampaignDetail,
+@router.post("/{study_id}/runs", status_code=status.HTTP_201_CREATED,
              responses={404: {"model": Message}, 422: {"description": "An unknown axis or level; each problem "
                                                                       "names its field."}})
 def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, settings: SettingsDep,
-                    _: InstructorDep) -> dict[str, Any]:
+                    _: InstructorDep) -> CampaignDetail:
     """A study run is a campaign (GET /api/campaigns/{id} follows it); the instructor's to start."""
     study = _study_or_404(settings, study_id)
     spec, items = campaign(study, body.only, body.iterations, body.parallel, body.quick)
     campaign_id = manager.start_campaign(spec, items, study.id, body.quick)
-    return found(manager.store.get_campaign(campaign_id), "Campaign")
+    return CampaignDetail.model_validate(found(manager.store.get_campaign(campaign_id), "Campaign"))
 
 
 @router.get("/{study_id}/runs", responses={404: {"model": Message}})
-def list_study_runs(study_id: str, store: StoreDep, settings: SettingsDep) -> dict[str, Any]:
+def list_study_runs(study_id: str, store: StoreDep, settings: SettingsDep) -> StudyRunsPublic:
     """The campaigns that ran this study, oldest first."""
     study = _study_or_404(settings, study_id)
-    campaigns = store.study_campaigns(study.id)
-    return {"data": campaigns, "count": len(campaigns)}
+    campaigns = [CampaignPublic.model_validate(campaign) for campaign in store.study_campaigns(study.id)]
+    return StudyRunsPublic(data=campaigns, count=len(campaigns))
 
 
 Campaigns = Annotated[list[str] | None, Query(
@@ -105,9 +108,9 @@ def _report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Cam
 
 
 @router.get("/{study_id}/report", responses={404: {"model": Message}})
-def get_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None) -> dict[str, Any]:
+def get_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None) -> StudyReport:
     """satlab's medians (IQR, n) beside the published figures, bands, and the conclusion checks."""
-    return _report(study_id, store, settings, campaign)
+    return StudyReport.model_validate(_report(study_id, store, settings, campaign))
 
 
 @router.get("/{study_id}/report.csv", response_class=Response, responses=CSV_RESPONSES)

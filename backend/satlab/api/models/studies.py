@@ -1,0 +1,198 @@
+"""Studies: a study recipe with its published figures, and its report:
+satlab's figures beside the published ones, and the conclusion checks.
+
+A study's report reaches the browser two ways in one shape: from GET
+.../report, and as shipped beside the recipe (labs/studies/<id>/report.json,
+which may be of an older format: fields marked "absent from reports of the
+first format" are left out of those, not null).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from satlab.api.models.campaigns import CampaignPublic, CampaignStatus
+from satlab.api.models.common import CampaignSpecObject, Public
+from satlab.service.store import CampaignProgress
+
+# Axis -> levels: a selection of a study's configurations, or all of them.
+Selection = dict[str, list[str]]
+# A configuration: column (the experiment, then the axes) -> level; "" for an axis its experiment does not vary.
+Configuration = dict[str, str]
+Statistic = Literal["median", "mean", "std"]
+
+
+class ExperimentPublic(Public):
+    title: str
+    axes: Selection = Field(description="The axes it varies, and their levels.")
+    quick: Selection | None = Field(description="Its part of the quick run (null: none).")
+
+
+class QuickRunPublic(Public):
+    """The smoke run: a few configurations that finish fast, few iterations."""
+    only: Selection
+    iterations: int
+
+
+class CheckStatement(Public):
+    id: str
+    statement: str
+
+
+class PublishedFigurePublic(Public):
+    configuration: Configuration
+    metric: str = Field(description="Its unit in its name (download_time_s).")
+    statistic: Statistic
+    value: float
+    source: str = Field(description="Where the study gives it: Table II, Figure 3.")
+
+
+class StudyPublic(Public):
+    """A study recipe (labs/studies/<id>/)."""
+    id: str
+    title: str
+    citation: str
+    url: str | None
+    summary: str = Field(description="What the study found, in a paragraph.")
+    axes: Selection = Field(description="Axis -> its levels, in order.")
+    experiments: dict[str, ExperimentPublic] = Field(
+        description="Its experiments, by name, in order; none: the study is one experiment over every axis.")
+    metrics: list[str] = Field(description="The metrics the study compares, each with its unit in its name.")
+    iterations: int = Field(description="Of a full run.")
+    parallel: int = Field(description="Runs at once.")
+    quick: QuickRunPublic
+    checks: list[CheckStatement]
+    published: list[PublishedFigurePublic]
+    has_shipped_report: bool
+
+
+class StudiesPublic(Public):
+    data: list[StudyPublic]
+    count: int
+
+
+class ReportRow(Public):
+    """One published figure beside satlab's (null where satlab has no value yet)."""
+    configuration: Configuration
+    metric: str
+    statistic: Statistic
+    published: float | None = Field(description="null: a figure satlab measured that the study did not publish.")
+    source: str
+    satlab: float | None = Field(description="satlab's figure of the same statistic (its median for a median).")
+    q1: float | None
+    q3: float | None
+    n: int = Field(description="Runs that gave a value.")
+    failed: int
+    ratio: float | None = Field(description="satlab / published.")
+    band: str | None = Field(description="The band a median must be in; null for other statistics.")
+    band_reason: str | None
+    in_band: bool | None
+
+
+class MetricFigures(Public):
+    """Every value satlab measured of one metric for one configuration."""
+    values: list[float]
+    n: int
+    median: float | None
+    q1: float | None
+    q3: float | None
+    std: float | None
+    min: float | None
+    max: float | None
+
+
+class ReportConfiguration(Public):
+    """What satlab measured for one configuration, per metric. Reports of the
+    first format have one metric's figures (MetricFigures' fields) at the top
+    instead of `metrics`."""
+    configuration: Configuration
+    failed: int
+    diagnostics: dict[str, float] | None = Field(default=None, description="Median of each diagnostic figure of "
+                                                                           "its runs.")
+    metrics: dict[str, MetricFigures] | None = Field(default=None, description="Absent from reports of the first "
+                                                                               "format.")
+    values: list[float] | None = None
+    n: int | None = None
+    median: float | None = None
+    q1: float | None = None
+    q3: float | None = None
+    std: float | None = None
+    min: float | None = None
+    max: float | None = None
+
+
+class CheckComparison(Public):
+    numerator: Configuration
+    denominator: Configuration | None = Field(description="null: the bound is on the numerator's median itself.")
+    numerator_median: float | None
+    denominator_median: float | None
+    ratio: float | None
+    holds: bool | None = Field(description="null: a median is missing.")
+
+
+class ReportCheck(Public):
+    """One of the study's conclusions: every comparison's ratio of medians
+    (without a denominator, the median itself) must be >= at_least and <= at_most."""
+    id: str
+    statement: str
+    metric: str
+    at_least: float | None
+    at_most: float | None
+    holds: bool | None
+    comparisons: list[CheckComparison]
+
+
+class ReportCampaign(Public):
+    """A study run the report covers."""
+    campaign_id: str
+    name: str
+    status: CampaignStatus
+    study_quick: bool
+    spec: CampaignSpecObject
+    created_at: float
+    finished_at: float | None
+    progress: CampaignProgress
+
+
+class ReportSummary(Public):
+    rows: int
+    measured: int
+    in_band: int
+    out_of_band: int
+    checks_held: int
+    checks_failed: int
+    checks_unknown: int
+
+
+class StudyReport(Public):
+    study: str
+    title: str
+    citation: str
+    axes: Selection = Field(description="Every column of a configuration and its levels: `experiment` first if "
+                                        "the study has experiments.")
+    experiments: dict[str, str] | None = Field(default=None, description="Experiment -> its title (absent from "
+                                                                         "reports of the first format).")
+    metrics: dict[str, str] | None = Field(default=None, description="Metric -> what it is and where it comes from "
+                                                                     "(absent from reports of the first format).")
+    generated_at: str = Field(description="ISO 8601, UTC.")
+    satlab: str | None
+    git: str | None
+    host: dict[str, Any] = Field(description="The host and tool versions the runs ran with (a run's provenance).")
+    campaigns: list[ReportCampaign]
+    quick: bool = Field(description="Every run it covers was a quick one: a smoke test, not a result.")
+    rows: list[ReportRow]
+    configurations: list[ReportConfiguration]
+    checks: list[ReportCheck]
+    summary: ReportSummary
+
+
+class StudyDetail(StudyPublic):
+    shipped_report: StudyReport | None = Field(description="The report shipped with the recipe (report.json).")
+
+
+class StudyRunsPublic(Public):
+    """The campaigns that ran a study, oldest first."""
+    data: list[CampaignPublic]
+    count: int

@@ -1,0 +1,51 @@
+"""The SQLite store: runs with their provenance, live samples, per-iteration
+and per-flow summaries, campaigns and their items, and the class (students,
+audit trail, quotas, its state).
+
+    with Store(path) as store:
+        store.create_run(run_id, scenario, provenance)
+        run = store.get_run(run_id)      # a RunRow, or None
+
+Store is one connection (database.Database: its lock, transactions and
+migrations) with the methods of each part: runs.py, samples.py,
+campaigns.py, classroom.py; schema.py holds the migrations. Every method
+returns typed rows (frozen dataclasses), never bare dicts; JSON payloads (a
+scenario, a provenance, an engine result) stay mappings inside them.
+"""
+
+from __future__ import annotations
+
+from satlab.service.store.campaigns import (
+    CampaignDetailRow,
+    CampaignItemRow,
+    CampaignItemWithScenario,
+    CampaignProgress,
+    CampaignRow,
+    CampaignTables,
+)
+from satlab.service.store.classroom import AuditRow, ClassroomTables, StudentRow
+from satlab.service.store.runs import FlowSummaryRow, IterationRow, RunRow, RunSummaryRow, RunTables
+from satlab.service.store.samples import (
+    FlowSampleRow,
+    LinkSampleRow,
+    SampleRows,
+    SampleTables,
+    TunnelSampleRow,
+    sample_rows,
+)
+from satlab.service.store.schema import FINISHED, MIGRATIONS, RUN_STATUSES, CampaignStatus, ItemStatus, RunStatus
+
+
+class Store(RunTables, SampleTables, CampaignTables, ClassroomTables):
+    """The database at path (created with its parent directories)."""
+
+    def __enter__(self) -> Store:
+        return self
+
+
+__all__ = [
+    "FINISHED", "MIGRATIONS", "RUN_STATUSES", "AuditRow", "CampaignDetailRow", "CampaignItemRow",
+    "CampaignItemWithScenario", "CampaignProgress", "CampaignRow", "CampaignStatus", "FlowSampleRow",
+    "FlowSummaryRow", "ItemStatus", "IterationRow", "LinkSampleRow", "RunRow", "RunStatus", "RunSummaryRow",
+    "SampleRows", "Store", "StudentRow", "TunnelSampleRow", "sample_rows",
+]

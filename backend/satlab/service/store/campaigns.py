@@ -1,0 +1,180 @@
+"""Campaigns: each with its spec (a campaign file as validated), its state
+(running, then done or cancelled), the study it runs if any, and its items:
+one per configuration and iteration, each pending, running or finished,
+with the run that ran it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from satlab.service.store.database import Database, decoded, encode_json, insert
+from satlab.service.store.schema import CAMPAIGN_STATUSES, ITEM_STATUSES, CampaignStatus, ItemStatus
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignProgress:
+    """A campaign's items counted by status."""
+    total: int
+    pending: int
+    running: int
+    done: int
+    failed: int
+    cancelled: int
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignItemRow:
+    item_index: int
+    configuration: int  # index into the matrix's Cartesian product, in key order
+    iteration: int
+    parameters: dict[str, Any]  # matrix path -> this configuration's value
+    status: ItemStatus
+    run_id: str | None  # its run, once started (a resumed item gets a new one)
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignItemWithScenario(CampaignItemRow):
+    """An item with what it runs: a single-iteration scenario."""
+    scenario: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignRow:
+    campaign_id: str
+    name: str
+    status: CampaignStatus
+    spec: dict[str, Any]  # the campaign file, as validated (service.campaign.CampaignSpec)
+    created_at: float
+    finished_at: float | None
+    study: str | None  # the study it runs (satlab.studies)
+    study_quick: bool  # a study's quick smoke run
+    owner: str | None  # who started it (None: the command line)
+    progress: CampaignProgress
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignDetailRow(CampaignRow):
+    items: tuple[CampaignItemRow, ...]  # in item order, without their scenarios
+
+
+_ITEM_FIELDS = "item_index, configuration, iteration, parameters_json, status, run_id"
+
+
+def _progress(db: sqlite3.Connection, campaign_id: str) -> CampaignProgress:
+    counts = dict(db.execute("SELECT status, count(*) FROM campaign_items WHERE campaign_id = ? "
+                             "GROUP BY status", (campaign_id,)).fetchall())
+    return CampaignProgress(sum(counts.values()), *(counts.get(status, 0) for status in ITEM_STATUSES))
+
+
+def _campaign_fields(db: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+    columns = decoded(row)
+    return {**columns, "study_quick": bool(columns["study_quick"]), "progress": _progress(db, row["campaign_id"])}
+
+
+def _campaign(db: sqlite3.Connection, row: sqlite3.Row) -> CampaignRow:
+    return CampaignRow(**_campaign_fields(db, row))
+
+
+class CampaignTables(Database):
+    """The store's part for campaigns (a mixin of store.Store)."""
+
+    def create_campaign(self, campaign_id: str, name: str, spec: dict[str, Any], items: list[dict[str, Any]],
+                        study: str | None = None, study_quick: bool = False) -> None:
+        """A running campaign and its items (item_index, configuration,
+        iteration, parameters, scenario), all pending; study: the study it runs."""
+        with self._write() as db:
+            insert(db, "campaigns", {"campaign_id": campaign_id, "name": name, "status": "running",
+                                     "spec_json": encode_json(spec), "created_at": time.time(), "study": study,
+                                     "study_quick": int(study_quick)})
+            db.executemany(
+                "INSERT INTO campaign_items (campaign_id, item_index, configuration, iteration, parameters_json, "
+                "scenario_json, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+                [(campaign_id, item["item_index"], item["configuration"], item["iteration"],
+                  encode_json(item["parameters"]), encode_json(item["scenario"])) for item in items])
+
+    def get_campaign(self, campaign_id: str) -> CampaignDetailRow | None:
+        """The campaign, its progress and its items in order (without their
+        scenarios: see campaign_items)."""
+        with self._read() as db:
+            row = db.execute("SELECT * FROM campaigns WHERE campaign_id = ?", (campaign_id,)).fetchone()
+            if row is None:
+                return None
+            items = db.execute(f"SELECT {_ITEM_FIELDS} FROM campaign_items WHERE campaign_id = ? ORDER BY item_index",
+                               (campaign_id,))
+            return CampaignDetailRow(**_campaign_fields(db, row),
+                                     items=tuple(CampaignItemRow(**decoded(item)) for item in items))
+
+    def list_campaigns(self, limit: int = 100, offset: int = 0,
+                       owner: str | None = None) -> tuple[list[CampaignRow], int]:
+        """A page of campaigns (owner's only, if given), newest first; and how many there are."""
+        where, values = ("WHERE owner = ?", (owner,)) if owner is not None else ("", ())
+        with self._read() as db:
+            count = db.execute(f"SELECT count(*) FROM campaigns {where}", values).fetchone()[0]
+            rows = db.execute(f"SELECT * FROM campaigns {where} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                              (*values, limit, offset)).fetchall()
+            campaigns = [_campaign(db, row) for row in rows]
+        return campaigns, count
+
+    def campaign_items(self, campaign_id: str, status: str | None = None) -> list[CampaignItemWithScenario]:
+        """The campaign's items (with status, if given) in item order, with their scenarios."""
+        condition = " AND status = ?" if status is not None else ""
+        with self._read() as db:
+            rows = db.execute(f"SELECT {_ITEM_FIELDS}, scenario_json FROM campaign_items WHERE campaign_id = ?"
+                              f"{condition} ORDER BY item_index",
+                              (campaign_id, *([status] if status is not None else []))).fetchall()
+        return [CampaignItemWithScenario(**decoded(row)) for row in rows]
+
+    def pending_items(self, campaign_id: str) -> list[CampaignItemWithScenario]:
+        """The items still to run, in item order, with their scenarios."""
+        return self.campaign_items(campaign_id, "pending")
+
+    def set_item(self, campaign_id: str, item_index: int, status: str, run_id: str | None = None) -> None:
+        """An item's status, and its run when given; a pending item has no run."""
+        if status not in ITEM_STATUSES:
+            raise ValueError(f"campaign item status must be one of {', '.join(ITEM_STATUSES)}, got {status!r}")
+        with self._write() as db:
+            updated = db.execute(
+                "UPDATE campaign_items SET status = :status, run_id = CASE WHEN :status = 'pending' THEN NULL "
+                "ELSE COALESCE(:run_id, run_id) END WHERE campaign_id = :campaign_id AND item_index = :item_index",
+                {"status": status, "run_id": run_id, "campaign_id": campaign_id, "item_index": item_index}).rowcount
+            if not updated:
+                raise KeyError(f"no item {item_index} in campaign {campaign_id!r}")
+
+    def set_campaign_status(self, campaign_id: str, status: str) -> None:
+        """done and cancelled set finished_at."""
+        if status not in CAMPAIGN_STATUSES:
+            raise ValueError(f"campaign status must be one of {', '.join(CAMPAIGN_STATUSES)}, got {status!r}")
+        finished = time.time() if status != "running" else None
+        with self._write() as db:
+            updated = db.execute("UPDATE campaigns SET status = ?, finished_at = ? WHERE campaign_id = ?",
+                                 (status, finished, campaign_id)).rowcount
+            if not updated:
+                raise KeyError(f"no campaign {campaign_id!r}")
+
+    def set_campaign_owner(self, campaign_id: str, owner: str) -> None:
+        with self._write() as db:
+            db.execute("UPDATE campaigns SET owner = ? WHERE campaign_id = ?", (owner, campaign_id))
+
+    def study_campaigns(self, study: str) -> list[CampaignRow]:
+        """The campaigns that ran a study, oldest first."""
+        with self._read() as db:
+            rows = db.execute("SELECT * FROM campaigns WHERE study = ? ORDER BY created_at, rowid",
+                              (study,)).fetchall()
+            return [_campaign(db, row) for row in rows]
+
+    def campaigns_with_status(self, status: str) -> list[str]:
+        with self._read() as db:
+            rows = db.execute("SELECT campaign_id FROM campaigns WHERE status = ? ORDER BY created_at",
+                              (status,)).fetchall()
+        return [row[0] for row in rows]
+
+    def delete_campaign(self, campaign_id: str) -> None:
+        """A finished campaign, its items and its runs with everything they stored."""
+        with self._write() as db:
+            db.execute("DELETE FROM campaign_items WHERE campaign_id = ?", (campaign_id,))
+            db.execute("DELETE FROM runs WHERE campaign_id = ?", (campaign_id,))
+            db.execute("DELETE FROM campaigns WHERE campaign_id = ?", (campaign_id,))

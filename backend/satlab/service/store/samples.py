@@ -1,0 +1,219 @@
+"""Samples: an engine "sample" event (ten a second per run) as the rows the
+store keeps, per flow, per link direction and per tunnel direction. The one
+place that knows the counters satlink and swf-tunnel print, and how their
+sides (a -> b) map to directions. The live stream sends these same rows, so
+a run looks the same live and stored.
+
+Counters of satlink and swf-tunnel are cumulative since the tool started (at
+the start of each iteration); packets unless the name says bytes; `t_s`
+counts from the iteration's first sample.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from satlab.service.store.database import Database, decoded, insert, require_run
+
+
+@dataclass(frozen=True, slots=True)
+class FlowSampleRow:
+    iteration: int
+    t_s: float
+    flow: int
+    bytes_acked: int | None
+    goodput_mbps: float | None
+    cwnd_bytes: int | None
+    rtt_ms: float | None
+    retransmissions: int | None  # packets, since the flow started
+    delivery_rate_mbps: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSampleRow:
+    """One direction of the satellite link or of the LAN (netem fills only
+    some counters, and counts its drops in `drops` only)."""
+    iteration: int
+    t_s: float
+    link: Literal["satellite", "lan"]
+    direction: Literal["forward", "return", "down", "up"]
+    queue_bytes: int | None
+    in_flight_packets: int | None
+    packets_in: int | None
+    bytes_in: int | None
+    packets_out: int | None
+    bytes_out: int | None
+    drops_buffer: int | None
+    drops_channel: int | None
+    drops_overflow: int | None
+    drops: int | None  # every drop, whatever its cause
+    lateness_p99_ms: float | None
+    lateness_max_ms: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TunnelSampleRow:
+    """One direction of the FEC tunnel: the tx counters of its sending
+    endpoint, the rx counters of its receiving one (packets)."""
+    iteration: int
+    t_s: float
+    direction: Literal["forward", "return"]
+    tx_plain: int | None
+    tx_sources: int | None
+    tx_repairs: int | None
+    tx_flush_repairs: int | None
+    rx_plain: int | None
+    rx_sources: int | None
+    rx_repairs: int | None
+    rx_lost: int | None
+    rx_recovered: int | None
+    rx_unrecovered: int | None
+    rx_malformed: int | None
+    rx_decoding_delay_p99_ms: float | None
+    rx_decoding_delay_max_ms: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SampleRows:
+    """What one sample event stores, or every sample of a run, by kind."""
+    flows: tuple[FlowSampleRow, ...]
+    links: tuple[LinkSampleRow, ...]
+    tunnel: tuple[TunnelSampleRow, ...]
+
+    def to_dict(self) -> dict[str, list[dict[str, Any]]]:
+        """JSON-ready, as GET /api/runs/{id}/samples and the stream send them."""
+        return {kind: [dataclasses.asdict(row) for row in rows] for kind, rows in
+                (("flows", self.flows), ("links", self.links), ("tunnel", self.tunnel))}
+
+
+# SampleRows' kinds -> their tables and row types; GET .../samples and the live stream use the same kinds.
+SAMPLE_TABLES: dict[str, tuple[str, type[FlowSampleRow | LinkSampleRow | TunnelSampleRow], str]] = {
+    "flows": ("flow_samples", FlowSampleRow, "iteration, t_s, flow"),
+    "links": ("link_samples", LinkSampleRow, "iteration, t_s, link DESC, direction"),
+    "tunnel": ("tunnel_samples", TunnelSampleRow, "iteration, t_s, direction"),
+}
+
+FLOW_SAMPLE_FIELDS = ("bytes_acked", "goodput_mbps", "cwnd_bytes", "rtt_ms", "retransmissions",
+                      "delivery_rate_mbps")
+# satlink's per-direction counters, by the names it prints (codec/README.md, Tools).
+LINK_COUNTERS = ("queue_bytes", "in_flight_packets", "packets_in", "bytes_in", "packets_out", "bytes_out",
+                 "drops_buffer", "drops_channel", "drops_overflow")
+# (sample key, link column, satlink side -> direction). The satellite satlink
+# runs from the terminal (a) to the gateway (b); the LAN one from the client
+# (a) to the terminal (b).
+LINKS: tuple[tuple[str, Literal["satellite", "lan"], dict[str, Literal["forward", "return", "down", "up"]]], ...] = (
+    ("link", "satellite", {"ba": "forward", "ab": "return"}),
+    ("lan", "lan", {"ba": "down", "ab": "up"}))
+# swf-tunnel's counters, by the names it prints: tx of the sending endpoint, rx of the receiving one.
+TUNNEL_TX = ("plain", "sources", "repairs", "flush_repairs")
+TUNNEL_RX = ("plain", "sources", "repairs", "lost", "recovered", "unrecovered", "malformed")
+
+
+def _percentile(histogram: dict[str, Any] | None, key: str) -> float | None:
+    return None if histogram is None else histogram.get(key)
+
+
+def _all_drops(counters: dict[str, Any]) -> int | None:
+    """Every packet the link dropped: netem counts them together, satlink by cause."""
+    if "drops" in counters:
+        return int(counters["drops"])
+    causes = [counters[name] for name in ("drops_buffer", "drops_channel", "drops_overflow") if name in counters]
+    return sum(causes) if causes else None
+
+
+def sample_rows(event: dict[str, Any]) -> SampleRows:
+    """One engine "sample" event as the rows the store keeps (without
+    run_id): per flow; per link and direction (satlink's a->b / b->a named
+    forward, return, up, down); per tunnel direction (the sending endpoint's
+    tx and the receiving one's rx counters). Keys the store does not know
+    are ignored."""
+    iteration, t_s = event["iteration"], event["t_s"]
+    flows = tuple(FlowSampleRow(iteration=iteration, t_s=t_s, flow=flow["flow"],
+                                **{name: flow.get(name) for name in FLOW_SAMPLE_FIELDS})
+                  for flow in event.get("flows") or ())
+    links = []
+    for event_key, link, directions in LINKS:
+        stats = event.get(event_key)
+        for side, direction in directions.items():
+            counters = (stats or {}).get(side)
+            if counters is None:
+                continue
+            lateness = counters.get("lateness_ms")
+            links.append(LinkSampleRow(iteration=iteration, t_s=t_s, link=link, direction=direction,
+                                       **{name: counters.get(name) for name in LINK_COUNTERS},
+                                       drops=_all_drops(counters),
+                                       lateness_p99_ms=_percentile(lateness, "p99"),
+                                       lateness_max_ms=_percentile(lateness, "max")))
+    tunnel = []
+    endpoints: list[dict[str, Any] | None] = event.get("tunnel") or []
+    if len(endpoints) == 2:
+        terminal, gateway = endpoints
+        # The terminal's endpoint receives the forward direction, the gateway's the return.
+        ends: tuple[tuple[Literal["forward", "return"], dict[str, Any] | None, dict[str, Any] | None], ...] = (
+            ("forward", gateway, terminal), ("return", terminal, gateway))
+        for tunnel_direction, sender, receiver in ends:
+            if sender is None and receiver is None:
+                continue
+            tx = (sender or {}).get("tx") or {}
+            rx = (receiver or {}).get("rx") or {}
+            delay = rx.get("decoding_delay_ms")
+            tunnel.append(TunnelSampleRow(iteration=iteration, t_s=t_s, direction=tunnel_direction,
+                                          **{f"tx_{name}": tx.get(name) for name in TUNNEL_TX},
+                                          **{f"rx_{name}": rx.get(name) for name in TUNNEL_RX},
+                                          rx_decoding_delay_p99_ms=_percentile(delay, "p99"),
+                                          rx_decoding_delay_max_ms=_percentile(delay, "max")))
+    return SampleRows(flows, tuple(links), tuple(tunnel))
+
+
+class SampleTables(Database):
+    """The store's part for samples (a mixin of store.Store)."""
+
+    def add_sample(self, event: dict[str, Any]) -> SampleRows:
+        """Store one engine "sample" event as rows (see sample_rows), and return them."""
+        run_id = event["run_id"]
+        rows = sample_rows(event)
+        with self._write() as db:
+            require_run(db, run_id)
+            for kind, (table, _, _) in SAMPLE_TABLES.items():
+                for row in getattr(rows, kind):
+                    insert(db, table, {"run_id": run_id, **dataclasses.asdict(row)})
+        return rows
+
+    def _samples(self, db: sqlite3.Connection, kind: str, run_id: str) -> tuple[Any, ...]:
+        table, row_type, order = SAMPLE_TABLES[kind]
+        rows = db.execute(f"SELECT * FROM {table} WHERE run_id = ? ORDER BY {order}", (run_id,)).fetchall()
+        return tuple(row_type(**decoded(row, leave_out=("run_id",))) for row in rows)
+
+    def samples(self, run_id: str) -> SampleRows:
+        """Every sample of the run so far, in order of iteration and time."""
+        with self._read() as db:
+            return SampleRows(*(self._samples(db, kind, run_id) for kind in SAMPLE_TABLES))
+
+    def flow_samples(self, run_id: str) -> tuple[FlowSampleRow, ...]:
+        with self._read() as db:
+            flows: tuple[FlowSampleRow, ...] = self._samples(db, "flows", run_id)
+        return flows
+
+    def link_samples(self, run_id: str) -> tuple[LinkSampleRow, ...]:
+        with self._read() as db:
+            links: tuple[LinkSampleRow, ...] = self._samples(db, "links", run_id)
+        return links
+
+    def tunnel_samples(self, run_id: str) -> tuple[TunnelSampleRow, ...]:
+        with self._read() as db:
+            tunnel: tuple[TunnelSampleRow, ...] = self._samples(db, "tunnel", run_id)
+        return tunnel
+
+    def prune_samples(self, finished_before: float) -> int:
+        """Drop the samples of runs finished before then (their summaries stay); how many runs lost some."""
+        with self._write() as db:
+            runs = [row[0] for row in db.execute(
+                "SELECT run_id FROM runs WHERE finished_at < ? AND (EXISTS (SELECT 1 FROM flow_samples f WHERE "
+                "f.run_id = runs.run_id) OR EXISTS (SELECT 1 FROM link_samples l WHERE l.run_id = runs.run_id) "
+                "OR EXISTS (SELECT 1 FROM tunnel_samples t WHERE t.run_id = runs.run_id))", (finished_before,))]
+            for table, _, _ in SAMPLE_TABLES.values():
+                db.executemany(f"DELETE FROM {table} WHERE run_id = ?", [(run_id,) for run_id in runs])
+        return len(runs)

@@ -1,0 +1,188 @@
+"""The store's schema: the migrations that build it, and the values its
+status columns allow.
+
+`MIGRATIONS` is an ordered tuple of SQL scripts; the database's `PRAGMA
+user_version` counts those applied, and each one runs in its own transaction
+together with the bump of that count (database.Database.migrate). To change
+the schema, append a script; never edit or reorder one that has shipped
+(databases out there have applied it, and will not apply it again). Scripts
+are literal SQL, not generated from the constants of this package, so that
+changing the code never changes what an old migration did.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE campaigns (
+        campaign_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'done', 'cancelled')),
+        spec_json TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        finished_at REAL
+    );
+    CREATE TABLE runs (
+        run_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'failed', 'cancelled')),
+        error TEXT,
+        scenario_json TEXT NOT NULL,
+        provenance_json TEXT NOT NULL,
+        result_json TEXT,
+        campaign_id TEXT REFERENCES campaigns (campaign_id),
+        item_index INTEGER,
+        created_at REAL NOT NULL,
+        started_at REAL,
+        finished_at REAL
+    );
+    CREATE INDEX runs_by_creation ON runs (created_at);
+    CREATE INDEX runs_by_campaign ON runs (campaign_id, item_index);
+    CREATE TABLE campaign_items (
+        campaign_id TEXT NOT NULL REFERENCES campaigns (campaign_id) ON DELETE CASCADE,
+        item_index INTEGER NOT NULL,
+        configuration INTEGER NOT NULL,
+        iteration INTEGER NOT NULL,
+        parameters_json TEXT NOT NULL,
+        scenario_json TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'done', 'failed', 'cancelled')),
+        run_id TEXT REFERENCES runs (run_id),
+        PRIMARY KEY (campaign_id, item_index)
+    );
+    CREATE TABLE iterations (
+        run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        iteration INTEGER NOT NULL,
+        jain_index REAL,
+        fec_json TEXT,
+        link_json TEXT,
+        lan_json TEXT,
+        seeds_json TEXT,
+        plan_json TEXT,
+        PRIMARY KEY (run_id, iteration)
+    );
+    CREATE TABLE flow_summaries (
+        run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        iteration INTEGER NOT NULL,
+        flow INTEGER NOT NULL,
+        flow_group INTEGER,
+        transport TEXT,
+        cc TEXT,
+        direction TEXT,
+        start_s REAL,
+        bytes INTEGER,
+        download_time_s REAL,
+        goodput_mbps REAL,
+        retransmissions INTEGER,
+        mean_rtt_ms REAL,
+        power_mbps_per_s REAL,
+        error TEXT,
+        details_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, iteration, flow)
+    );
+    CREATE TABLE flow_samples (
+        run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        iteration INTEGER NOT NULL,
+        t_s REAL NOT NULL,
+        flow INTEGER NOT NULL,
+        bytes_acked INTEGER,
+        goodput_mbps REAL,
+        cwnd_bytes INTEGER,
+        rtt_ms REAL,
+        retransmissions INTEGER,
+        delivery_rate_mbps REAL
+    );
+    CREATE INDEX flow_samples_by_run ON flow_samples (run_id, iteration, t_s);
+    CREATE TABLE link_samples (
+        run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        iteration INTEGER NOT NULL,
+        t_s REAL NOT NULL,
+        link TEXT NOT NULL CHECK (link IN ('satellite', 'lan')),
+        direction TEXT NOT NULL CHECK (direction IN ('forward', 'return', 'down', 'up')),
+        queue_bytes INTEGER,
+        in_flight_packets INTEGER,
+        packets_in INTEGER,
+        bytes_in INTEGER,
+        packets_out INTEGER,
+        bytes_out INTEGER,
+        drops_buffer INTEGER,
+        drops_channel INTEGER,
+        drops_overflow INTEGER,
+        drops INTEGER,
+        lateness_p99_ms REAL,
+        lateness_max_ms REAL
+    );
+    CREATE INDEX link_samples_by_run ON link_samples (run_id, iteration, t_s);
+    CREATE TABLE tunnel_samples (
+        run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        iteration INTEGER NOT NULL,
+        t_s REAL NOT NULL,
+        direction TEXT NOT NULL CHECK (direction IN ('forward', 'return')),
+        tx_plain INTEGER,
+        tx_sources INTEGER,
+        tx_repairs INTEGER,
+        tx_flush_repairs INTEGER,
+        rx_plain INTEGER,
+        rx_sources INTEGER,
+        rx_repairs INTEGER,
+        rx_lost INTEGER,
+        rx_recovered INTEGER,
+        rx_unrecovered INTEGER,
+        rx_malformed INTEGER,
+        rx_decoding_delay_p99_ms REAL,
+        rx_decoding_delay_max_ms REAL
+    );
+    CREATE INDEX tunnel_samples_by_run ON tunnel_samples (run_id, iteration, t_s);
+    """,
+    # A study run is a campaign: which study, and whether it was a quick smoke run.
+    """
+    ALTER TABLE campaigns ADD COLUMN study TEXT;
+    ALTER TABLE campaigns ADD COLUMN study_quick INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX campaigns_by_study ON campaigns (study, created_at);
+    """,
+    # Roles: who started a run or campaign (NULL: the command line), runs the
+    # instructor shares with the class, the students, the audit trail of every
+    # state-changing action, and the class's secrets and settings (satlab.api.auth).
+    """
+    ALTER TABLE runs ADD COLUMN owner TEXT;
+    ALTER TABLE runs ADD COLUMN shared INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX runs_by_owner ON runs (owner, created_at);
+    ALTER TABLE campaigns ADD COLUMN owner TEXT;
+    CREATE TABLE students (
+        student_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        joined_at REAL NOT NULL
+    );
+    CREATE TABLE audit (
+        audit_id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        address TEXT
+    );
+    CREATE TABLE class_state (
+        key TEXT PRIMARY KEY,
+        value_json TEXT NOT NULL
+    );
+    """,
+    # Quotas the instructor set while the server ran (PUT /api/class/quotas):
+    # each replaces its SATLAB_LIMIT_<NAME> value, within its ceiling.
+    """
+    CREATE TABLE quotas (
+        name TEXT PRIMARY KEY,
+        value INTEGER NOT NULL CHECK (value >= 0),
+        set_at REAL NOT NULL
+    );
+    """,
+)
+
+RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
+ItemStatus = Literal["pending", "running", "done", "failed", "cancelled"]
+CampaignStatus = Literal["running", "done", "cancelled"]
+
+RUN_STATUSES: tuple[RunStatus, ...] = ("queued", "running", "done", "failed", "cancelled")
+ITEM_STATUSES: tuple[ItemStatus, ...] = ("pending", "running", "done", "failed", "cancelled")
+CAMPAIGN_STATUSES: tuple[CampaignStatus, ...] = ("running", "done", "cancelled")
+FINISHED: tuple[RunStatus, ...] = ("done", "failed", "cancelled")
