@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * api-schema: the browser's types of the satlab API, generated from the backend's own OpenAPI
+ * document (`satlab openapi`) by openapi-typescript into src/shared/api/schema.d.ts, never typed
+ * twice by hand (full-stack-fastapi-template's generate-client, for types).
+ *
+ *   node scripts/api-schema.mjs            writes src/shared/api/schema.d.ts
+ *   node scripts/api-schema.mjs --check    exits 1, saying so, when the committed file is not
+ *                                          what the backend's document generates now
+ *
+ * The backend is backend/.venv/bin/satlab (make venv), or the command in SATLAB_OPENAPI_COMMAND.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+
+const schemaPath = fileURLToPath(new URL('../src/shared/api/schema.d.ts', import.meta.url));
+const satlab = fileURLToPath(new URL('../../backend/.venv/bin/satlab', import.meta.url));
+const check = process.argv.includes('--check');
+
+const header = `/**
+ * The satlab API's types, generated from the backend's OpenAPI document (\`satlab openapi\`) by
+ * openapi-typescript: \`npm run generate-api\` writes this file, \`npm run check-api\` (in make
+ * test-frontend) fails when it is not what the backend generates. Do not edit it by hand.
+ */
+
+`;
+
+/** The backend's OpenAPI document, as `satlab openapi` prints it. */
+function openApiDocument() {
+  const [command, ...args] = process.env.SATLAB_OPENAPI_COMMAND?.split(' ') ?? [satlab, 'openapi'];
+  try {
+    return JSON.parse(execFileSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 }));
+  } catch (error) {
+    console.error(`\`${[command, ...args].join(' ')}\` gave no OpenAPI document (${error.message.trim()}): build the backend first (make venv).`);
+    process.exit(1);
+  }
+}
+
+const generated = header + astToString(await openapiTS(openApiDocument()));
+
+if (!check) {
+  writeFileSync(schemaPath, generated);
+  console.log(`wrote ${schemaPath}`);
+} else {
+  let committed = '';
+  try {
+    committed = readFileSync(schemaPath, 'utf8');
+  } catch {
+    // A missing file differs like any other.
+  }
+  if (committed !== generated) {
+    const committedLines = committed.split('\n');
+    const generatedLines = generated.split('\n');
+    const first = generatedLines.findIndex((line, index) => line !== committedLines[index]);
+    console.error(
+      `src/shared/api/schema.d.ts is not what the backend's OpenAPI document generates now (first difference at line ${first + 1}: ` +
+        `${JSON.stringify(generatedLines[first] ?? '(end of file)')} generated, ${JSON.stringify(committedLines[first] ?? '(end of file)')} committed): ` +
+        'run npm run generate-api and commit it, with the frontend changes the new types need.',
+    );
+    process.exit(1);
+  }
+  console.log('src/shared/api/schema.d.ts is what the backend generates');
+}
