@@ -97,22 +97,6 @@ void pep_relay_connect(pep_relay *relay, const pep_segment *segment, bool fastop
 		fail_relay(relay, "connect to the server");
 }
 
-void pep_relay_server_event(pep_relay *relay, bool writable)
-{
-	if (relay->state != PEP_CONNECTING)
-		return;
-	int error = 0;
-	socklen_t len = sizeof error;
-	if (getsockopt(relay->server_fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0)
-		error = errno;
-	if (error != 0) {
-		errno = error;
-		fail_relay(relay, "connect to the server");
-	} else if (writable) {
-		relay->state = PEP_RELAYING;
-	}
-}
-
 /* handshaking says whether fd still waits for its SYN-ACK: shutdown() in
  * SYN_SENT would abort the connection instead of sending a FIN after it (a
  * Fast Open SYN may carry a whole request and be followed by its end). */
@@ -122,6 +106,30 @@ static bool handshaking(int fd)
 	socklen_t len = sizeof info;
 	return getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) == 0 &&
 	       info.tcpi_state == TCP_SYN_SENT;
+}
+
+void pep_relay_server_event(pep_relay *relay, bool writable)
+{
+	if (relay->server_established || !writable ||
+	    (relay->state != PEP_CONNECTING && relay->state != PEP_RELAYING))
+		return;
+	if (relay->state == PEP_RELAYING) {
+		/* A Fast Open connect: relaying since connect(), established
+		 * once the SYN-ACK came. */
+		relay->server_established = !handshaking(relay->server_fd);
+		return;
+	}
+	int error = 0;
+	socklen_t len = sizeof error;
+	if (getsockopt(relay->server_fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0)
+		error = errno;
+	if (error != 0) {
+		errno = error;
+		fail_relay(relay, "connect to the server");
+	} else {
+		relay->state = PEP_RELAYING;
+		relay->server_established = true;
+	}
 }
 
 typedef enum move_result { MOVE_WAITS, MOVE_MORE, MOVE_FAILED } move_result;
@@ -135,6 +143,9 @@ typedef struct move_ends {
 static move_result move_failed(pep_relay *relay, const char *verb, const char *side)
 {
 	char action[64];
+	/* A Fast Open SYN refused or unanswered fails the first read or write. */
+	if (strcmp(side, "server") == 0 && !relay->server_established)
+		verb = "connect to";
 	snprintf(action, sizeof action, "%s the %s", verb, side);
 	fail_relay(relay, action);
 	return MOVE_FAILED;
@@ -193,10 +204,10 @@ bool pep_relay_pump(pep_relay *relay, unsigned rounds)
 {
 	if (relay->state == PEP_FINISHED || relay->state == PEP_FAILED)
 		return false;
-	bool server_open = relay->state == PEP_CONNECTING || relay->state == PEP_RELAYING;
-	move_ends up = {relay->client_fd, relay->server_fd, relay->state == PEP_RELAYING, "client",
-			"server"};
-	move_ends down = {server_open ? relay->server_fd : -1, relay->client_fd, true, "server",
+	/* While connecting, only pep_relay_server_event reads the outcome. */
+	bool relaying = relay->state == PEP_RELAYING;
+	move_ends up = {relay->client_fd, relay->server_fd, relaying, "client", "server"};
+	move_ends down = {relaying ? relay->server_fd : -1, relay->client_fd, true, "server",
 			  "client"};
 	move_result to_server = move(relay, &relay->to_server, &up, rounds);
 	if (to_server == MOVE_FAILED)

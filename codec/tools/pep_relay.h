@@ -47,6 +47,7 @@ typedef struct pep_relay {
 	int client_fd, server_fd; /* -1: none (yet, or any more) */
 	struct sockaddr_in client, server;
 	pep_relay_state state;
+	bool server_established; /* its handshake ended (so a failure is not the connect's) */
 	pep_direction to_server, to_client;
 	size_t pipe_capacity; /* bytes each pipe may hold */
 	uint64_t accepted_ns;
@@ -69,8 +70,9 @@ bool pep_relay_init(pep_relay *relay, uint64_t id, int client_fd, size_t pipe_ca
  * server_fd to epoll after it. */
 void pep_relay_connect(pep_relay *relay, const pep_segment *segment, bool fastopen);
 
-/* pep_relay_server_event handles an event on the server socket while
- * connecting: the connection is up (PEP_RELAYING) or failed (PEP_FAILED). */
+/* pep_relay_server_event handles an event on the server socket until its
+ * handshake ends: the connection is up (PEP_RELAYING, server_established)
+ * or failed (PEP_FAILED). */
 void pep_relay_server_event(pep_relay *relay, bool writable);
 
 /* pep_relay_pump moves what can move in both directions, at most `rounds`

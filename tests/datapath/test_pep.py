@@ -21,8 +21,10 @@ from pep_lab import CLIENT_ADDR, SERVER_ADDR, pep, pep_path, serving
 pytestmark = pytest.mark.needs_root
 
 PORT = 8080
-DELAY_MS = 100
+DELAY_MS = 250  # GEO
 RTT_S = 2 * DELAY_MS / 1e3
+# What the loaded 2-core VM may add to a time the test's threads measure.
+SLACK_S = RTT_S / 4
 RESPONSE = bytes(1000)
 
 
@@ -80,11 +82,11 @@ def test_the_terminal_answers_the_handshake_and_fast_open_saves_a_round_trip():
                 connect_s, first_byte_s, client = fetch(path.client)
                 closed = [lines.wait_for("closed", lambda line: line["client"] == client, 5)
                           for lines in (terminal_lines, gateway_lines)]
-    assert end_to_end_connect == pytest.approx(RTT_S, abs=0.03)
-    assert end_to_end_first_byte == pytest.approx(2 * RTT_S, abs=0.05)
-    assert cookie_fetch_first_byte == pytest.approx(2 * RTT_S, abs=0.05)
-    assert connect_s < 0.02
-    assert end_to_end_first_byte - first_byte_s == pytest.approx(RTT_S, abs=0.05)
+    assert end_to_end_connect == pytest.approx(RTT_S, abs=SLACK_S)
+    assert end_to_end_first_byte == pytest.approx(2 * RTT_S, abs=SLACK_S)
+    assert cookie_fetch_first_byte == pytest.approx(2 * RTT_S, abs=SLACK_S)
+    assert connect_s < SLACK_S
+    assert end_to_end_first_byte - first_byte_s == pytest.approx(RTT_S, abs=SLACK_S)
     # The server saw the client's own address and port: the PEPs are transparent.
     assert f"{server.peers[-1][0]}:{server.peers[-1][1]}" == client
 
@@ -96,7 +98,10 @@ def test_the_terminal_answers_the_handshake_and_fast_open_saves_a_round_trip():
     assert len({syn.seq for syn in syns}) == 3  # three handshakes
     client_syn, client_syn_ack = by_segment[0]
     sat_syn, sat_syn_ack = by_segment[1]
-    assert client_syn_ack.t_ns - client_syn.t_ns < 5e6  # answered at the terminal
+    # Each handshake is answered at the near end of its segment (kernel
+    # timestamps): the client's by the terminal, the satellite's by the gateway.
+    assert client_syn_ack.t_ns - client_syn.t_ns < 5e6
+    assert sat_syn_ack.t_ns - sat_syn.t_ns < 5e6
     assert sat_syn.payload_bytes == len(b"GET /1000")  # the request rode in the SYN
     assert all(line["state"] == "finished" and line["sat"]["syn_data"] for line in closed)
 
@@ -202,7 +207,7 @@ def test_download_losses_are_recovered_by_a_gateway_pep_alone():
             gateway = lines.wait_for("closed", lambda _: True, 5)
         drops = path.link.stop()["ba"]["drops_channel"]
     assert received == DOWNLOAD
-    assert connect_s == pytest.approx(0.02, abs=0.01)
+    assert connect_s >= 0.02  # the handshake crossed the satellite
     assert server.retransmissions == [0]
     assert gateway["sat"]["total_retrans"] >= drops > 0
     assert gateway["state"] == "finished" and gateway["to_client"]["bytes"] == SIZE
@@ -284,8 +289,9 @@ def test_a_refused_connection_reaches_the_client_as_a_reset():
     with pep_path() as path, pep(path, "terminal") as (_, lines):
         with netlab.socket_in(path.client, socket.AF_INET, socket.SOCK_STREAM) as sock:
             sock.settimeout(5)
-            sock.connect((SERVER_ADDR, PORT))
+            # A client slower than the PEP sees it before connect() returns.
             with pytest.raises(ConnectionResetError):
+                sock.connect((SERVER_ADDR, PORT))
                 sock.recv(1)
         closed = lines.wait_for("closed", lambda _: True, 5)
     assert closed["state"] == "failed"
@@ -301,8 +307,9 @@ def test_connections_beyond_the_maximum_are_reset():
             first.connect((SERVER_ADDR, PORT))
             lines.wait_for("connection", lambda line: line["state"] == "relaying", 5)
             second.settimeout(5)
-            second.connect((SERVER_ADDR, PORT))
+            # The reset may come before connect() returns.
             with pytest.raises(ConnectionResetError):
+                second.connect((SERVER_ADDR, PORT))
                 second.recv(1)
             first.sendall(b"still relayed")
             lines.wait_for("connection", lambda line: line["to_server"]["bytes"] == 13, 5)
