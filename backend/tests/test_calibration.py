@@ -79,6 +79,7 @@ def test_quick_calibration_of_every_kind(tmp_path):
         (lone,) = evidence["lone"]
         assert lone["concurrent"] == 1 and lone["failures"] == []
         assert evidence["lone_median_download_time_s"] == lone["median_download_time_s"] > 0
+        assert evidence["lone_spread_ratio"] == 0  # one lone run
         if not evidence["lone_kept_up"]:
             assert kind_capacity.max_concurrent == 1 and evidence["steps"] == []
             continue

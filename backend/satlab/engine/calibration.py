@@ -174,7 +174,8 @@ def calibrate_kind(kind: RunKind, parameters: CalibrationParameters, cancel: run
     failures = [failure for step in lone for failure in step.failures]
     if failures:
         raise CalibrationError(f"{kind}: a lone reference run failed: {failures[0]}")
-    lone_median_s = statistics.median(time_s for step in lone for time_s in step.download_times_s)
+    lone_times_s = [time_s for step in lone for time_s in step.download_times_s]
+    lone_median_s = statistics.median(lone_times_s)
     lone_lateness = _largest([step.lateness_p99_ms for step in lone])
     lone_kept_up = lone_lateness is not None and lone_lateness < parameters.lateness_p99_limit_ms
     for step in lone:
@@ -196,6 +197,8 @@ def calibrate_kind(kind: RunKind, parameters: CalibrationParameters, cancel: run
                       "delay_ms": parameters.delay_ms, "size_bytes": parameters.size_bytes,
                       "transport": scenario.flows[0].transport, "cc": scenario.flows[0].cc},
         "lone": [step.to_dict() for step in lone], "lone_median_download_time_s": lone_median_s,
+        # The lone runs' own spread: a tolerance below it cannot tell load from noise.
+        "lone_spread_ratio": (max(lone_times_s) - min(lone_times_s)) / lone_median_s,
         "lone_kept_up": lone_kept_up, "steps": steps})
 
 
