@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from satlab.api.main import create_app
 from satlab.engine import topology
@@ -11,6 +12,12 @@ from satlab.settings import Settings
 from tests.conftest import LABS
 
 TOKEN = "a-token-for-tests-only"
+
+
+def as_described(events: TypeAdapter, event: dict) -> dict:
+    """event as its model (api.models.events) describes it: equal to event
+    when the model knows every field it has."""
+    return events.dump_python(events.validate_python(event), mode="json", exclude_unset=True)
 
 
 def satlab_namespaces() -> set[str]:

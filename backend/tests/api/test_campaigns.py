@@ -7,9 +7,11 @@ import io
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import TypeAdapter
 
 from satlab.api.main import create_app
-from tests.api.conftest import satlab_namespaces
+from satlab.api.models.events import CampaignStreamEvent
+from tests.api.conftest import as_described, satlab_namespaces
 
 
 def campaign(**changes):
@@ -22,6 +24,7 @@ def wait_for_end(client, campaign_id):
     with client.websocket_connect(f"/api/campaigns/{campaign_id}/stream") as ws:
         event = ws.receive_json()
         while event["type"] != "campaign" or event["status"] == "running":
+            assert as_described(TypeAdapter(CampaignStreamEvent), event) == event
             event = ws.receive_json()
     return event
 

@@ -5,8 +5,10 @@ import io
 
 import pytest
 import yaml
+from pydantic import TypeAdapter
 
-from tests.api.conftest import satlab_namespaces
+from satlab.api.models.events import RunStreamEvent
+from tests.api.conftest import as_described, satlab_namespaces
 from tests.conftest import LABS
 
 SMALL = ["flows.0.size_bytes=1000000"]
@@ -89,6 +91,8 @@ def test_create_run_streams_stores_and_exports_a_real_download(client):
         while not events or events[-1]["type"] != "summary":
             events.append(ws.receive_json())
     assert events[0]["type"] == "run"
+    for event in events:
+        assert as_described(TypeAdapter(RunStreamEvent), event) == event
     states = [event["state"] for event in events if event["type"] == "state"]
     assert states[-1] == "done" and "running" in states
     samples = [event for event in events if event["type"] == "sample"]
@@ -97,6 +101,7 @@ def test_create_run_streams_stores_and_exports_a_real_download(client):
 
     stored = client.get(f"/api/runs/{run_id}").json()
     assert stored["status"] == "done" and stored["finished_at"] >= stored["started_at"]
+    assert stored["result"] == {key: value for key, value in events[-1].items() if key != "type"}
     (flow,) = stored["result"]["flows"]
     assert flow["bytes"] >= 1_000_000  # iperf3 sends whole writes
     # 1 MB at 12 Mbit/s is 0.67 s of serialisation; slow start over a 500 ms RTT needs several RTTs more.

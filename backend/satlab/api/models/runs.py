@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from satlab.api.models.common import Percentiles, Public, ScenarioObject
+from satlab.api.models.fidelity import IterationFidelity, RunFidelity
 from satlab.scenario import field_error
 from satlab.service.store import FlowSummaryRow
 
@@ -79,6 +80,8 @@ class FecDirection(Public):
     lost: int
     recovered: int
     residual_loss: float = Field(description="(lost - recovered) / (sources + lost).")
+    rejected: int | None = Field(default=None, description="Datagrams held and not believed.")
+    unauthenticated: int | None = Field(default=None, description="With a key: datagrams whose tag did not verify.")
     decoding_delay_ms: Percentiles | None = None
 
 
@@ -142,6 +145,8 @@ class IterationResult(Public):
     seeds: dict[str, int] | None = Field(default=None, description="Each channel's seed, by its path.")
     plan: dict[str, Any] | None = Field(default=None, description="The engine's plan of the iteration (names, "
                                                                   "addresses, buffers, tool arguments).")
+    fidelity: IterationFidelity | None = Field(default=None, description="Whether the host kept up (absent from "
+                                                                         "runs before it was recorded).")
 
 
 class RunResult(Public):
@@ -151,6 +156,9 @@ class RunResult(Public):
     error: str | None
     flows: list[FlowResult]
     iterations: list[IterationResult]
+    fidelity: RunFidelity | None = Field(default=None, description="Whether the host kept up with the run, and who "
+                                                                   "measured (absent from runs before it was recorded; "
+                                                                   "null for a run that never started).")
 
 
 class RunBase(Public):

@@ -49,6 +49,13 @@ class PublishedFigurePublic(Public):
     source: str = Field(description="Where the study gives it: Table II, Figure 3.")
 
 
+class StudyConfigurationPublic(Public):
+    """One configuration of a study run."""
+    experiment: str = Field(description="Its experiment's name; \"\" in a study without experiments.")
+    levels: Configuration = Field(description="What names it, as reports and published figures do.")
+    overrides: dict[str, Any] = Field(description="What it sets in the base scenario: dotted path -> value.")
+
+
 class StudyPublic(Public):
     """A study recipe (labs/studies/<id>/)."""
     id: str
@@ -66,6 +73,10 @@ class StudyPublic(Public):
     checks: list[CheckStatement]
     published: list[PublishedFigurePublic]
     has_shipped_report: bool
+    configurations: list[StudyConfigurationPublic] = Field(
+        description="Every configuration of a full run, in the order its campaign numbers them; a run of a "
+                    "selection (`only`) runs those whose experiment and levels it selects.")
+    quick_configurations: list[StudyConfigurationPublic] = Field(description="Those of the quick run.")
 
 
 class StudiesPublic(Public):

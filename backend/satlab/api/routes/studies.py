@@ -14,7 +14,7 @@ from satlab.api.models.common import Message
 from satlab.api.models.studies import StudiesPublic, StudyDetail, StudyPublic, StudyReport, StudyRunsPublic
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
-from satlab.studies import Study, campaign, find_study, list_studies, make_report, report_csv
+from satlab.studies import Study, campaign, configurations, find_study, list_studies, make_report, report_csv
 
 router = APIRouter(prefix="/studies", tags=["studies"])
 
@@ -57,7 +57,9 @@ def _describe(study: Study) -> dict[str, Any]:
             "published": [{"configuration": figure.configuration, "metric": figure.metric,
                            "statistic": figure.statistic, "value": figure.value, "source": figure.source}
                           for figure in study.published],
-            "has_shipped_report": (study.directory / "report.json").is_file()}
+            "has_shipped_report": (study.directory / "report.json").is_file(),
+            "configurations": [entry.to_dict() for entry in configurations(study)],
+            "quick_configurations": [entry.to_dict() for entry in configurations(study, quick=True)]}
 
 
 @router.get("")

@@ -1,0 +1,55 @@
+"""A run's fidelity evidence (satlab.engine.fidelity): whether the host kept
+up with it, per iteration and for the whole run, and who measured."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from satlab.api.models.common import Public
+
+
+class FidelityFigures(Public):
+    """What the host did while a run (or one iteration of it) ran."""
+    measured_s: float
+    load_avg_1m_start: float | None
+    load_avg_1m_end: float | None
+    load_avg_1m_max: float | None
+    cpu_steal_ratio: float | None = Field(description="CPU time the hypervisor gave others, over the whole time.")
+    cpu_steal_ratio_peak_1s: float | None
+    cpu_busy_ratio: float | None
+    satlink_lateness_p99_ms: float | None = Field(description="How long after its due time a packet left the "
+                                                              "emulated link: the figure the verdict rests on.")
+    satlink_lateness_max_ms: float | None
+    satlink_cpu_s: float | None
+    tunnel_cpu_s: float | None
+    host_kept_up: bool | None = Field(description="null: unknown (nothing measured the lateness).")
+    problems: list[str]
+
+
+class IterationFidelity(FidelityFigures):
+    process_cpu_s: dict[str, float] = Field(description="CPU time of each of the run's tools, by its name "
+                                                        "(link, lan, tunnel.0, tunnel.1).")
+
+
+class HostIdentity(Public):
+    host_name: str
+    kernel: str
+    cpu_model: str | None
+    cpu_count: int | None
+    satlab_version: str | None
+
+
+class CalibrationSummary(Public):
+    """The host's calibration the run was admitted under."""
+    measured_at: str = Field(description="ISO 8601, UTC.")
+    max_concurrent: dict[str, int] = Field(description="Runs of each kind at once that kept up.")
+
+
+class RunFidelity(FidelityFigures):
+    host: HostIdentity
+    run_kind: Literal["kernel_tcp", "tunnel", "quic"]
+    calibration: CalibrationSummary | None
+    iterations: int
+    satlink_lateness_p99_limit_ms: float
