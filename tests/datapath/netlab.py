@@ -20,7 +20,7 @@ import struct
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from satlab.engine.process import JsonLineChild
 from satlab.tools import tool
@@ -135,9 +135,11 @@ class Tool(JsonLineChild):
 
 
 @contextlib.contextmanager
-def running(args: list[str], netns: str | None = None) -> Iterator[Tool]:
-    """A tool that has printed its ready line; killed on exit if still running."""
-    started = Tool(args, netns)
+def running(args: list[str], netns: str | None = None,
+            on_line: Callable[[dict], None] | None = None) -> Iterator[Tool]:
+    """A tool that has printed its ready line; killed on exit if still running.
+    on_line, if given, sees every JSON line it prints."""
+    started = Tool(args, netns, on_line=on_line)
     try:
         started.event("ready", 10)
         yield started
@@ -150,14 +152,16 @@ A_ADDR, B_ADDR = "10.77.0.1", "10.77.0.2"
 
 
 @contextlib.contextmanager
-def satlink_path(*link_args: str, mtu: int = 1500) -> Iterator[tuple[str, str, Tool]]:
-    """Namespaces a and b joined by satlink (A_ADDR in a, B_ADDR in b)."""
+def satlink_path(*link_args: str, mtu: int = 1500,
+                 on_line: Callable[[dict], None] | None = None) -> Iterator[tuple[str, str, Tool]]:
+    """Namespaces a and b joined by satlink (A_ADDR in a, B_ADDR in b);
+    on_line sees each of satlink's JSON lines."""
     with namespace("dpa") as a, namespace("dpb") as b:
         args = [tool("satlink"), "--a-netns", a, "--b-netns", b,
                 "--a-dev", unique("sa"), "--b-dev", unique("sb"),
                 "--a-addr", f"{A_ADDR}/24", "--b-addr", f"{B_ADDR}/24",
                 "--mtu", str(mtu), *link_args]
-        with running(args) as link:
+        with running(args, on_line=on_line) as link:
             yield a, b, link
 
 
