@@ -227,6 +227,7 @@ def fec_summary(receiver: dict[str, Any] | None) -> dict[str, Any] | None:
     residual = rx["lost"] - rx["recovered"]
     return {"sources": rx["sources"], "repairs": rx["repairs"], "lost": rx["lost"],
             "recovered": rx["recovered"], "residual_loss": residual / expected if expected else 0.0,
+            "rejected": rx.get("rejected"), "unauthenticated": rx.get("unauthenticated"),
             "decoding_delay_ms": rx.get("decoding_delay_ms")}
 
 

@@ -1,86 +1,71 @@
-"""CSV exports of stored runs and campaigns: a header row always, units in
-the column names (`_s`, `_ms`, `_mbps`, `_bytes`, `_packets`, `_ratio`,
-`_index`); identifiers (iteration, flow, group, item_index, configuration,
-seed) and text columns carry none. Empty cells are unknown values.
+"""The tables a run or a campaign exports, as header and rows of values
+(numbers, text, booleans, None for unknown), before any file format: CSV and
+Parquet write the same tables, so they have the same columns and cells.
 
 Sample counters of satlink and swf-tunnel are cumulative since the tool
 started (at the start of each iteration); `t_s` counts from the iteration's
-first sample. `KIND_WRITERS` maps each export kind to its writer, for the API
-and the command line alike.
+first sample. A campaign's sample tables are its runs' tables one after the
+other (`run_id` tells them apart; the campaign summary gives each run's
+configuration).
 """
 
 from __future__ import annotations
 
-import csv
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from satlab.service.campaign import format_value
+from satlab.service.export.columns import (
+    FEC_COLUMNS,
+    FEC_DELAY_PERCENTILES,
+    FLOW_COLUMNS,
+    FLOW_SAMPLE_COLUMNS,
+    FLOW_SUMMARY_COLUMNS,
+    LINK_COLUMNS,
+    LINK_DIRECTIONS,
+    LINK_SAMPLE_COLUMNS,
+    TUNNEL_SAMPLE_COLUMNS,
+)
 from satlab.service.store import FlowSummaryRow, IterationRow, RunRow, Store
 
-Writer = Callable[[Store, str, TextIO], None]
 
-# Stored name -> CSV column, per sample table.
-FLOW_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "flow": "flow", "bytes_acked": "acked_bytes",
-                       "goodput_mbps": "goodput_mbps", "cwnd_bytes": "cwnd_bytes", "rtt_ms": "rtt_ms",
-                       "retransmissions": "retransmissions_packets", "delivery_rate_mbps": "delivery_rate_mbps"}
-LINK_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "link": "link", "direction": "direction",
-                       "queue_bytes": "queue_bytes", "in_flight_packets": "in_flight_packets",
-                       "packets_in": "in_packets", "bytes_in": "in_bytes", "packets_out": "out_packets",
-                       "bytes_out": "out_bytes", "drops_buffer": "buffer_drops_packets",
-                       "drops_channel": "channel_drops_packets", "drops_overflow": "overflow_drops_packets",
-                       "drops": "drops_packets", "lateness_p99_ms": "lateness_p99_ms",
-                       "lateness_max_ms": "lateness_max_ms"}
-TUNNEL_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "direction": "direction",
-                         "tx_plain": "tx_plain_packets", "tx_sources": "tx_source_packets",
-                         "tx_repairs": "tx_repair_packets", "tx_flush_repairs": "tx_flush_repair_packets",
-                         "rx_plain": "rx_plain_packets", "rx_sources": "rx_source_packets",
-                         "rx_repairs": "rx_repair_packets", "rx_lost": "rx_lost_packets",
-                         "rx_recovered": "rx_recovered_packets", "rx_unrecovered": "rx_unrecovered_packets",
-                         "rx_malformed": "rx_malformed_packets",
-                         "rx_decoding_delay_p99_ms": "rx_decoding_delay_p99_ms",
-                         "rx_decoding_delay_max_ms": "rx_decoding_delay_max_ms"}
-
-# Per-flow columns of the summary and campaign exports: stored summary name -> CSV column.
-FLOW_SUMMARY_COLUMNS = {"flow": "flow", "group": "group", "transport": "transport", "cc": "cc",
-                        "direction": "direction", "start_s": "start_s", "bytes": "size_bytes",
-                        "download_time_s": "download_time_s", "goodput_mbps": "goodput_mbps",
-                        "retransmissions": "retransmissions_packets", "mean_rtt_ms": "mean_rtt_ms",
-                        "power_mbps_per_s": "power_mbps_per_s", "bottleneck_mbps": "bottleneck_mbps",
-                        "link_utilisation_ratio": "link_utilisation_ratio", "startup_s": "startup_s",
-                        "startup_goodput_mbps": "startup_goodput_mbps", "startup_mean_rtt_ms": "startup_mean_rtt_ms",
-                        "startup_retransmissions": "startup_retransmissions_packets",
-                        "steady_goodput_mbps": "steady_goodput_mbps", "steady_mean_rtt_ms": "steady_mean_rtt_ms",
-                        "steady_retransmissions": "steady_retransmissions_packets", "latecomer": "latecomer",
-                        "latecomer_convergence_s": "latecomer_convergence_s",
-                        "short_beside_long": "short_beside_long",
-                        # QUIC only (satlab.engine.flows): what the receiving end sent, from its qlog.
-                        "ack_frames_sent": "receiver_ack_frames", "receiver_packets_sent": "receiver_packets",
-                        "time_to_first_byte_ms": "time_to_first_byte_ms", "error": "flow_error"}
-# summary.fec_summary's fields -> column suffix, per tunnel direction.
-FEC_COLUMNS = {"sources": "source_packets", "repairs": "repair_packets", "lost": "lost_packets",
-               "recovered": "recovered_packets", "residual_loss": "residual_loss_ratio"}
-FEC_DELAY_PERCENTILES = ("p50", "p99")
-# satlink's summary counters -> column suffix, per link and direction; the
-# iteration's "lan" names its directions forward (down) and return (up).
-LINK_COLUMNS = {"packets_in": "in_packets", "drops_buffer": "buffer_drops_packets",
-                "drops_channel": "channel_drops_packets"}
-LINK_DIRECTIONS = (("link", "link", (("forward", "forward"), ("return", "return"))),
-                   ("lan", "lan", (("down", "forward"), ("up", "return"))))
+@dataclass(frozen=True)
+class Table:
+    """One exported table: `name` is its kind (flow-samples, summary...)."""
+    name: str
+    header: list[str]
+    rows: list[list[Any]]
 
 
-def _iteration_columns() -> list[str]:
-    columns = ["jain_index"]
-    for direction in ("forward", "return"):
-        columns += [f"fec_{direction}_{suffix}" for suffix in FEC_COLUMNS.values()]
-        columns += [f"fec_{direction}_decoding_delay_{p}_ms" for p in FEC_DELAY_PERCENTILES]
-    for _, prefix, directions in LINK_DIRECTIONS:
-        for name, _ in directions:
-            columns += [f"{prefix}_{name}_{suffix}" for suffix in LINK_COLUMNS.values()]
-    return columns
+def require_run(store: Store, run_id: str) -> RunRow:
+    run = store.get_run(run_id)
+    if run is None:
+        raise KeyError(f"no run {run_id!r}")
+    return run
 
 
-FLOW_COLUMNS = [*FLOW_SUMMARY_COLUMNS.values(), *_iteration_columns()]
+@dataclass(frozen=True)
+class SampleTable:
+    """A sample table of a run: its rows from the store, its columns renamed."""
+    name: str
+    select: Callable[[Store, str], Sequence[object]]
+    columns: dict[str, str]  # stored name -> column
+
+    @property
+    def header(self) -> list[str]:
+        return ["run_id", *self.columns.values()]
+
+    def __call__(self, store: Store, run_id: str) -> Table:
+        require_run(store, run_id)
+        return Table(self.name, self.header, [[run_id, *(getattr(sample, key) for key in self.columns)]
+                                              for sample in self.select(store, run_id)])
+
+
+flow_samples = SampleTable("flow-samples", Store.flow_samples, FLOW_SAMPLE_COLUMNS)
+link_samples = SampleTable("link-samples", Store.link_samples, LINK_SAMPLE_COLUMNS)
+tunnel_samples = SampleTable("tunnel-samples", Store.tunnel_samples, TUNNEL_SAMPLE_COLUMNS)
+SAMPLE_TABLES = (flow_samples, link_samples, tunnel_samples)
 
 
 def _iteration_values(iteration: IterationRow | None) -> list[Any]:
@@ -96,32 +81,6 @@ def _iteration_values(iteration: IterationRow | None) -> list[Any]:
         for _, stored in directions:
             values += [(counters.get(stored) or {}).get(name) for name in LINK_COLUMNS]
     return values
-
-
-def _write(out: TextIO, header: list[str], rows: Iterable[list[Any]]) -> None:
-    writer = csv.writer(out)
-    writer.writerow(header)
-    writer.writerows(rows)
-
-
-def _require_run(store: Store, run_id: str) -> RunRow:
-    run = store.get_run(run_id)
-    if run is None:
-        raise KeyError(f"no run {run_id!r}")
-    return run
-
-
-def _samples_writer(select: Callable[[Store, str], Sequence[object]], columns: dict[str, str]) -> Writer:
-    def write(store: Store, run_id: str, out: TextIO) -> None:
-        _require_run(store, run_id)
-        _write(out, ["run_id", *columns.values()],
-               ([run_id, *(getattr(sample, key) for key in columns)] for sample in select(store, run_id)))
-    return write
-
-
-flow_samples_csv = _samples_writer(Store.flow_samples, FLOW_SAMPLE_COLUMNS)
-link_samples_csv = _samples_writer(Store.link_samples, LINK_SAMPLE_COLUMNS)
-tunnel_samples_csv = _samples_writer(Store.tunnel_samples, TUNNEL_SAMPLE_COLUMNS)
 
 
 def _flow_value(flow: FlowSummaryRow, key: str) -> Any:
@@ -140,16 +99,16 @@ def _flow_rows(store: Store, run: RunRow | None) -> list[tuple[int | None, list[
             for flow in run.flows]
 
 
-def summary_csv(store: Store, run_id: str, out: TextIO) -> None:
+def summary(store: Store, run_id: str) -> Table:
     """One row per iteration and flow: the flow's figures, its iteration's
     (Jain's index, FEC per tunnel direction, link counters), the run's seed and status."""
-    run = _require_run(store, run_id)
+    run = require_run(store, run_id)
     header = ["run_id", "name", "iteration", *FLOW_COLUMNS, "seed", "status", "error"]
-    _write(out, header, ([run_id, run.name, iteration, *values, run.scenario.get("seed"), run.status, run.error]
-                         for iteration, values in _flow_rows(store, run)))
+    return Table("summary", header, [[run_id, run.name, iteration, *values, run.scenario.get("seed"), run.status,
+                                      run.error] for iteration, values in _flow_rows(store, run)])
 
 
-def campaign_csv(store: Store, campaign_id: str, out: TextIO) -> None:
+def campaign_summary(store: Store, campaign_id: str) -> Table:
     """One row per item and flow: the item, its matrix parameters (one column
     per dotted path), its seed, then the summary's per-flow columns. An item
     without flows (not run yet, or failed before any) has one row."""
@@ -165,13 +124,18 @@ def campaign_csv(store: Store, campaign_id: str, out: TextIO) -> None:
         head = [campaign_id, item.item_index, item.configuration, item.iteration, item.run_id, item.status,
                 *(format_value(item.parameters.get(path)) for path in parameters), item.scenario.get("seed")]
         rows += [[*head, *values, run.error if run else None] for _, values in _flow_rows(store, run)]
-    _write(out, header, rows)
+    return Table("campaign", header, rows)
 
 
-KIND_WRITERS: dict[str, Writer] = {
-    "flow-samples": flow_samples_csv,
-    "link-samples": link_samples_csv,
-    "tunnel-samples": tunnel_samples_csv,
-    "summary": summary_csv,
-    "campaign": campaign_csv,
-}
+def campaign_run_ids(store: Store, campaign_id: str) -> list[str]:
+    """The runs of the campaign's items, in item order (items not run yet have none)."""
+    if store.get_campaign(campaign_id) is None:
+        raise KeyError(f"no campaign {campaign_id!r}")
+    return [item.run_id for item in store.campaign_items(campaign_id) if item.run_id is not None]
+
+
+def campaign_samples(store: Store, campaign_id: str) -> list[Table]:
+    """Each sample table of the campaign's runs, their rows one run after the other."""
+    run_ids = campaign_run_ids(store, campaign_id)
+    return [Table(table.name, table.header, [row for run_id in run_ids for row in table(store, run_id).rows])
+            for table in SAMPLE_TABLES]

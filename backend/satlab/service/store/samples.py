@@ -46,7 +46,8 @@ class LinkSampleRow:
     bytes_in: int | None
     packets_out: int | None
     bytes_out: int | None
-    drops_buffer: int | None
+    drops_buffer: int | None  # every drop of the queue, the AQM's included
+    drops_aqm: int | None  # the AQM's part of drops_buffer
     drops_channel: int | None
     drops_overflow: int | None
     drops: int | None  # every drop, whatever its cause
@@ -72,6 +73,8 @@ class TunnelSampleRow:
     rx_recovered: int | None
     rx_unrecovered: int | None
     rx_malformed: int | None
+    rx_rejected: int | None  # datagrams held and not believed
+    rx_unauthenticated: int | None  # datagrams whose tag did not verify
     rx_decoding_delay_p99_ms: float | None
     rx_decoding_delay_max_ms: float | None
 
@@ -100,7 +103,7 @@ FLOW_SAMPLE_FIELDS = ("bytes_acked", "goodput_mbps", "cwnd_bytes", "rtt_ms", "re
                       "delivery_rate_mbps")
 # satlink's per-direction counters, by the names it prints (codec/README.md, Tools).
 LINK_COUNTERS = ("queue_bytes", "in_flight_packets", "packets_in", "bytes_in", "packets_out", "bytes_out",
-                 "drops_buffer", "drops_channel", "drops_overflow")
+                 "drops_buffer", "drops_aqm", "drops_channel", "drops_overflow")
 # (sample key, link column, satlink side -> direction). The satellite satlink
 # runs from the terminal (a) to the gateway (b); the LAN one from the client
 # (a) to the terminal (b).
@@ -109,7 +112,8 @@ LINKS: tuple[tuple[str, Literal["satellite", "lan"], dict[str, Literal["forward"
     ("lan", "lan", {"ba": "down", "ab": "up"}))
 # swf-tunnel's counters, by the names it prints: tx of the sending endpoint, rx of the receiving one.
 TUNNEL_TX = ("plain", "sources", "repairs", "flush_repairs")
-TUNNEL_RX = ("plain", "sources", "repairs", "lost", "recovered", "unrecovered", "malformed")
+TUNNEL_RX = ("plain", "sources", "repairs", "lost", "recovered", "unrecovered", "malformed", "rejected",
+             "unauthenticated")
 
 
 def _percentile(histogram: dict[str, Any] | None, key: str) -> float | None:

@@ -176,6 +176,14 @@ MIGRATIONS: tuple[str, ...] = (
         set_at REAL NOT NULL
     );
     """,
+    # Every fate a packet meets, counted: satlink's AQM drops (a part of its
+    # buffer drops), and the tunnel's datagrams held and not believed
+    # (rejected) or whose tag did not verify (unauthenticated).
+    """
+    ALTER TABLE link_samples ADD COLUMN drops_aqm INTEGER;
+    ALTER TABLE tunnel_samples ADD COLUMN rx_rejected INTEGER;
+    ALTER TABLE tunnel_samples ADD COLUMN rx_unauthenticated INTEGER;
+    """,
 )
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
