@@ -174,3 +174,45 @@ def test_make_plan_gives_satlink_the_delay_and_rate_traces(tmp_path):
     assert option_value(args, "--ab-rate-trace") == f"{tmp_path}/rate.txt"
     assert "--ab-rate-trace-period-ms" not in args  # the last rate holds
     assert "path.forward.delay_variation" not in plan.seeds  # a trace draws nothing
+
+
+def channel_fields(plan, option: str) -> dict[str, str]:
+    spec = plan.satellite.args[plan.satellite.args.index(option) + 1]
+    return dict(part.split("=") for part in spec.partition(":")[2].split(","))
+
+
+def test_an_outages_phase_is_drawn_per_iteration_uniformly_over_its_period_unless_fixed():
+    dvb = load(LABS / "geo-dvb-train.yaml")
+    phases = [float(channel_fields(make_plan(dvb, "a1b2c3", iteration), "--ba-channel")["phase_ms"])
+              for iteration in range(200)]
+    assert all(0 <= phase < 258 for phase in phases)
+    assert len(set(phases)) == 200
+    # Uniform: each quarter of the period holds about a quarter of 200 draws (binomial sd 6.1).
+    quarters = [sum(1 for phase in phases if q * 64.5 <= phase < (q + 1) * 64.5) for q in range(4)]
+    assert all(50 - 4 * 6.1 < count < 50 + 4 * 6.1 for count in quarters), quarters
+    assert phases[3] == float(channel_fields(make_plan(dvb, "d4e5f6", 3), "--ba-channel")["phase_ms"])
+    fixed = load(LABS / "geo-dvb-train.yaml", ["path.forward.channel.phase_ms=12.5"])
+    assert {channel_fields(make_plan(fixed, "a1b2c3", i), "--ba-channel")["phase_ms"] for i in range(5)} == {"12.5"}
+
+
+def test_satlink_decides_losses_by_overlap_unless_the_scenario_says_start():
+    assert make_plan(optical(), "a1b2c3").satellite.args[-2:] == ["--loss-rule", "overlap"]
+    assert make_plan(optical("path.loss_rule=start"), "a1b2c3").satellite.args[-2:] == ["--loss-rule", "start"]
+    with pytest.raises(Exception, match="path.loss_rule"):
+        optical("path.loss_rule=sometimes")
+
+
+def test_an_end_to_end_tunnel_ends_on_the_client_and_the_server_which_address_each_other_through_it():
+    wifi = ["path.lan={channel: {model: bernoulli, loss: 0.01}}", "tunnel.k=2", "tunnel.z=100"]
+    satellite = make_plan(optical(*wifi), "a1b2c3")
+    end_to_end = make_plan(optical(*wifi, "tunnel.span=end-to-end"), "a1b2c3")
+    roles = {netns: role for role, netns in satellite.namespaces.items()}
+    assert [roles[end.netns] for end in satellite.tunnel] == ["terminal", "gateway"]
+    assert [roles[end.netns] for end in end_to_end.tunnel] == ["client", "server"]
+    (inner_client, inner_server) = (end.inner_addr.split("/")[0] for end in end_to_end.tunnel)
+    assert (end_to_end.addresses["client"], end_to_end.addresses["server"]) == (inner_client, inner_server)
+    assert {flow.server_addr for flow in end_to_end.flows} == {inner_server}
+    assert {flow.server_addr for flow in satellite.flows} == {satellite.addresses["server"]} != {inner_server}
+    # The tunnel's outer datagrams cross the LAN whole: it keeps the path MTU.
+    assert (satellite.lan.mtu, end_to_end.lan.mtu) == (satellite.access_mtu, 1500)
+    assert satellite.access_mtu < 1500

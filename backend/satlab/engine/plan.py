@@ -23,6 +23,7 @@ from satlab.scenario import (
     Direction,
     FlowControl,
     GilbertElliottPacket,
+    Outage,
     Perfect,
     RateTrace,
     SatellitePath,
@@ -54,10 +55,20 @@ def derive_seed(seed: int, iteration: int, place: str) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
+def drawn_phase_ms(period_ms: float, seed: int) -> float:
+    """An outage's phase drawn from its channel's seed: uniform over the
+    period, to the microsecond. Each iteration's channel has its own seed, so
+    iterations meet the outages at independent phases."""
+    digest = hashlib.sha256(f"{seed}/outage-phase".encode()).digest()
+    return math.floor(int.from_bytes(digest[:8], "big") / 2**64 * period_ms * 1000) / 1000
+
+
 def channel_spec(channel: Channel, seed: int) -> str:
     """satlink's --channel text for a channel (codec/README.md, Tools)."""
     # satlink takes p and q; the statistics they were derived from stay in the scenario.
     fields = channel.model_dump(exclude={"model", "seed", "loss_time_ratio", "mean_burst_ms"}, exclude_none=True)
+    if isinstance(channel, Outage) and channel.phase_ms is None:
+        fields["phase_ms"] = drawn_phase_ms(channel.period_ms, seed)
     parameters = [f"{name}={value}" for name, value in fields.items()] + [f"seed={seed}"]
     return f"{channel.model}:{','.join(parameters)}"
 
@@ -316,13 +327,15 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
         satellite = PlannedLink(
             namespaces["terminal"], namespaces["gateway"], f"sat{run_id}", f"sat{run_id}",
             f"{net}.1.1/24", f"{net}.1.2/24", MTU,
-            _link_args(path.return_, path.forward, seeds, "path.return", "path.forward", buffers))
+            [*_link_args(path.return_, path.forward, seeds, "path.return", "path.forward", buffers),
+             "--loss-rule", path.loss_rule])
     else:
         veths.append(PlannedVeth(namespaces["terminal"], f"sat{run_id}", f"{net}.1.1/24",
                                  namespaces["gateway"], f"sat{run_id}", f"{net}.1.2/24", MTU, gso_max_segs))
         netem = _netem_link(path, namespaces, f"sat{run_id}", buffers)
 
     terminal_next, gateway_next = f"{net}.1.2", f"{net}.1.1"
+    client_addr, server_addr = f"{net}.0.2", f"{net}.2.2"
     tunnels = []
     inner_mtu = MTU
     if scenario.tunnel is not None:
@@ -334,10 +347,22 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
             inner_mtu = tunnel.symbol_bytes - 2
         else:
             inner_mtu = TUNNEL_MAX_SYMBOL_BYTES - 2  # swf-tunnel's symbol size from the path MTU
-        for role, local, remote, inner in (("terminal", "1.1", "1.2", "3.1"), ("gateway", "1.2", "1.1", "3.2")):
+        # The downstream end (the forward direction's decoder) first.
+        if tunnel.span == "satellite":
+            ends = (("terminal", "1.1", "1.2", "3.1"), ("gateway", "1.2", "1.1", "3.2"))
+            terminal_next, gateway_next = f"{net}.3.2", f"{net}.3.1"
+        else:
+            # On the hosts themselves: client and server address each other by the
+            # tunnel's inner addresses, so everything they exchange crosses it, the
+            # LAN segment included; its outer datagrams take the ordinary routes.
+            ends = (("client", "0.2", "2.2", "3.1"), ("server", "2.2", "0.2", "3.2"))
+            client_addr, server_addr = f"{net}.3.1", f"{net}.3.2"
+        for role, local, remote, inner in ends:
             tunnels.append(PlannedTunnel(namespaces[role], f"fec{run_id}", f"{net}.{inner}/24",
                                          f"{net}.{local}:{TUNNEL_PORT}", f"{net}.{remote}:{TUNNEL_PORT}", fec))
-        terminal_next, gateway_next = f"{net}.3.2", f"{net}.3.1"
+    # The devices beside the satellite link carry the tunnel's inner packets
+    # when it spans the satellite only, its outer datagrams when it spans the path.
+    access_mtu = MTU if scenario.tunnel is not None and scenario.tunnel.span == "end-to-end" else inner_mtu
 
     lan = None
     if path.lan is not None:
@@ -350,13 +375,14 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
                 "--ba-channel", channel_spec(path.lan.channel, lan_seeds["path.lan.down.channel"])]
         if path.lan.rate_mbps is not None:
             args += ["--rate-mbps", f"{path.lan.rate_mbps:g}"]
+        args += ["--loss-rule", path.loss_rule]
         lan = PlannedLink(namespaces["client"], namespaces["terminal"], f"lan{run_id}", f"lan{run_id}",
-                          f"{net}.0.2/24", f"{net}.0.1/24", inner_mtu, args)
+                          f"{net}.0.2/24", f"{net}.0.1/24", access_mtu, args)
     else:
         veths.append(PlannedVeth(namespaces["client"], f"lan{run_id}", f"{net}.0.2/24",
-                                 namespaces["terminal"], f"lan{run_id}", f"{net}.0.1/24", inner_mtu, gso_max_segs))
+                                 namespaces["terminal"], f"lan{run_id}", f"{net}.0.1/24", access_mtu, gso_max_segs))
     veths.append(PlannedVeth(namespaces["gateway"], f"srv{run_id}", f"{net}.2.1/24",
-                             namespaces["server"], f"srv{run_id}", f"{net}.2.2/24", inner_mtu, gso_max_segs))
+                             namespaces["server"], f"srv{run_id}", f"{net}.2.2/24", access_mtu, gso_max_segs))
 
     forward_bdp = _bdp_bytes(path.forward, rtt_ms)
     return_bdp = _bdp_bytes(path.return_, rtt_ms)
@@ -385,9 +411,9 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
             flows.append(PlannedFlow(index, group_index, group.transport, group.cc, group.size_bytes,
                                      group.duration_s, group.start_s, group.direction,
                                      FIRST_FLOW_PORT + index, namespaces["client"], namespaces["server"],
-                                     f"{net}.2.2",
+                                     server_addr,
                                      windows.connection_bytes, windows.stream_bytes, group.zero_rtt))
-    addresses = {"client": f"{net}.0.2", "terminal": f"{net}.0.1", "server": f"{net}.2.2", "gateway": f"{net}.2.1"}
+    addresses = {"client": client_addr, "terminal": f"{net}.0.1", "server": server_addr, "gateway": f"{net}.2.1"}
     cross_traffic = []
     for index, cross in enumerate(scenario.cross_traffic):
         sender, receiver = ("client", "server") if cross.link == "return" else ("server", "client")
@@ -399,8 +425,7 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
     return Plan(
         run_id=run_id, iteration=iteration, namespaces=namespaces, subnet=f"{net}.0.0/16",
         addresses=addresses, routes=routes, sysctls=sysctls,
-        # Packets must fit the tunnel's inner MTU: end hosts learn it from their own devices.
-        access_mtu=inner_mtu,
+        access_mtu=access_mtu,
         veths=veths, satellite=satellite, netem=netem, lan=lan, tunnel=tunnels, flows=flows,
         cross_traffic=cross_traffic, seeds=seeds,
         buffers_bytes=buffers, bdp_bytes={"path.forward": forward_bdp, "path.return": return_bdp},

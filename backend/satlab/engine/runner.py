@@ -119,11 +119,13 @@ class _Iteration:
             if plan.lan is not None:
                 self.lan = links.start_link(plan.lan, "satlink-lan")
                 stack.callback(self._stop_tool, "lan", self.lan)
+            # An end-to-end tunnel's datagrams take the hosts' routes.
+            topology.add_routes(plan, ("client", "server"))
             for endpoint in plan.tunnel:
                 child = tunnel.start_endpoint(endpoint, f"swf-tunnel-{endpoint.netns}")
                 self.tunnels.append(child)
                 stack.callback(self._stop_tool, f"tunnel.{len(self.tunnels) - 1}", child)
-            topology.add_routes(plan)
+            topology.add_routes(plan, ("terminal", "gateway"))
             flows: list[Flow] = []
             for planned in plan.flows:
                 flow_dir = workdir / f"flow{planned.index}"

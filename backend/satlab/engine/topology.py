@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from satlab.engine import host, hystart
-from satlab.engine.plan import NAME_PREFIX, Plan
+from satlab.engine.plan import NAME_PREFIX, ROLES, Plan
 from satlab.engine.process import run
 
 _RUN_ID = re.compile(r"^[0-9a-f]+$")
@@ -87,10 +87,12 @@ def namespaces(plan: Plan) -> Iterator[None]:
             remove_namespace(name)
 
 
-def add_routes(plan: Plan) -> None:
-    """Routes beyond each namespace's own links; call once the links are up."""
-    for role, routes in plan.routes.items():
-        for route in routes:
+def add_routes(plan: Plan, roles: tuple[str, ...] = ROLES) -> None:
+    """Routes beyond the own links of each namespace of `roles`; call once
+    the links they go through are up (the hosts' go through the links only,
+    the terminal's and the gateway's through a satellite-span tunnel)."""
+    for role in roles:
+        for route in plan.routes[role]:
             run(["ip", "-n", plan.namespaces[role], "route", "add", *route])
 
 

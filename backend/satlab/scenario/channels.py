@@ -88,7 +88,10 @@ class Outage(ChannelBase):
     model: Literal["outage"]
     period_ms: float = Field(ge=0.001, le=1e9)
     duration_ms: float = Field(ge=0, le=1e9)
-    phase_ms: float = Field(default=0.0, ge=0, le=1e9)
+    # When the first outage starts within the period. None: drawn per iteration
+    # from the channel's seed, uniform over the period (satlab.engine.plan), as
+    # a train meets its masts at an arbitrary phase.
+    phase_ms: float | None = Field(default=None, ge=0, le=1e9)
     jitter_ms: float = Field(default=0.0, ge=0, le=1e9)
 
     @model_validator(mode="after")

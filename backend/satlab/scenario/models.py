@@ -44,12 +44,15 @@ else:
 
 
 class Tunnel(Strict):
-    """The FEC tunnel S(k,z) between terminal and gateway."""
+    """The FEC tunnel S(k,z): between terminal and gateway (span satellite), or
+    between the client and the server's side (span end-to-end), so that a lossy
+    LAN segment between client and terminal is protected too."""
     k: int = Field(ge=1, le=1000)
     z: int = Field(ge=1, le=1000)
     symbol_bytes: int | None = Field(default=None, ge=TUNNEL_MIN_SYMBOL_BYTES, le=TUNNEL_MAX_SYMBOL_BYTES)
     flush_ms: float = Field(default=10.0, ge=0, le=10_000)
     protect: str = "all"  # all, none, or a comma list of tcp or udp, each with an optional :port
+    span: Literal["satellite", "end-to-end"] = "satellite"
 
     @field_validator("protect")
     @classmethod
@@ -241,5 +244,3 @@ class Scenario(Strict):
             assert part.file is not None  # files() yields only parts that name one
             if not part.file.is_absolute():
                 part.file = (base_dir if isinstance(base_dir, Path) else base_dir(where)) / part.file
-
-

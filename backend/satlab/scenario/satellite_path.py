@@ -156,6 +156,10 @@ class SatellitePath(Strict):
     return_: Direction = Field(alias="return")
     lan: Lan | None = None
     link_backend: Literal["satlink", "netem"] = "satlink"
+    # How satlink decides a time-based channel's losses (codec/README.md): overlap,
+    # a packet whose serialisation overlaps lost time is lost, as on a real link;
+    # start, its fate at the start of its serialisation (the rule before 2026-11).
+    loss_rule: Literal["overlap", "start"] = "overlap"
 
     @model_validator(mode="after")
     def _netem_expresses_the_channels(self) -> SatellitePath:
@@ -178,4 +182,3 @@ class SatellitePath(Strict):
             # ValueError would name only `path`.
             raise ValidationError.from_exception_data(type(self).__name__, problems)
         return self
-
