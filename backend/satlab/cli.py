@@ -69,7 +69,7 @@ def _manager(args: argparse.Namespace, max_concurrent: int = 1) -> Iterator[RunM
     if removed := topology.sweep():
         _say(f"removed {len(removed)} namespaces left by crashed runs")
     with Store(args.db) as store:
-        manager = RunManager(store, max_concurrent)
+        manager = RunManager(store, max_concurrent, Settings.from_env().limits.run_artifact_bytes)
         try:
             yield manager
         finally:

@@ -45,6 +45,9 @@ class Limits:
     max_name_chars: int = _limit(40, "characters of a student's name")
     max_database_bytes: int = _limit(2_000_000_000, "bytes the database may use before new runs are refused")
     retention_days: int = _limit(30, "days a finished run keeps its samples (its summary stays)", 365)
+    run_artifact_bytes: int = _limit(256 << 20, "bytes the files one run keeps (qlogs, TLS key logs, packet "
+                                                "captures) may take, compressed, unless its scenario's "
+                                                "capture.max_bytes (at most 16 GiB) says otherwise")
     login_attempts_per_minute: int = _limit(10, "sign-in attempts one client address may make in a minute")
 
     @classmethod

@@ -34,7 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db_path)
-        manager = RunManager(store, settings.max_concurrent_runs)
+        manager = RunManager(store, settings.max_concurrent_runs, settings.limits.run_artifact_bytes)
         recovered = manager.recover()
         if any(recovered.values()):
             log.info("satlab: after a restart: removed %d namespaces, marked %d runs failed, resumed %d campaigns",

@@ -135,6 +135,9 @@ class PlannedFlow:
     connection_window_bytes: int | None = None
     stream_window_bytes: int | None = None
     zero_rtt: str = "off"
+    # QUIC only (scenario.Capture): keep the qlogs of both ends, the TLS key log.
+    keep_qlog: bool = False
+    keep_keylog: bool = False
 
     @property
     def sender_netns(self) -> str:
@@ -412,7 +415,8 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
                                      group.duration_s, group.start_s, group.direction,
                                      FIRST_FLOW_PORT + index, namespaces["client"], namespaces["server"],
                                      server_addr,
-                                     windows.connection_bytes, windows.stream_bytes, group.zero_rtt))
+                                     windows.connection_bytes, windows.stream_bytes, group.zero_rtt,
+                                     scenario.capture.qlog, scenario.capture.keylog))
     addresses = {"client": client_addr, "terminal": f"{net}.0.1", "server": server_addr, "gateway": f"{net}.2.1"}
     cross_traffic = []
     for index, cross in enumerate(scenario.cross_traffic):

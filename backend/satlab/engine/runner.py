@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from satlab.engine import fidelity, links, preflight, summary, tcp_stack, topology, tunnel
+from satlab.engine.artifacts import ArtifactSink
 from satlab.engine.cross_traffic import Iperf3CrossTraffic
 from satlab.engine.flows.base import Flow, flow_class
 from satlab.engine.hystart import cubic_hystart
@@ -61,10 +62,12 @@ class RunResult:
     iterations: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     fidelity: dict[str, Any] | None = None  # fidelity.run_evidence: whether the host kept up
+    artifacts: dict[str, Any] | None = None  # ArtifactSink.summary(): the files kept, those refused
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "status": self.status, "error": self.error,
-                "flows": self.flows, "iterations": self.iterations, "fidelity": self.fidelity}
+                "flows": self.flows, "iterations": self.iterations, "fidelity": self.fidelity,
+                "artifacts": self.artifacts}
 
 
 def _time_limit_s(plan: Plan, scenario: Scenario) -> float:
@@ -84,8 +87,10 @@ def _time_limit_s(plan: Plan, scenario: Scenario) -> float:
 
 
 class _Iteration:
-    def __init__(self, scenario: Scenario, plan: Plan, emit: Callable[[Event], None], cancel: CancelToken):
+    def __init__(self, scenario: Scenario, plan: Plan, emit: Callable[[Event], None], cancel: CancelToken,
+                 artifacts: ArtifactSink | None = None):
         self.scenario, self.plan, self.emit, self.cancel = scenario, plan, emit, cancel
+        self.artifacts = artifacts
         self.satlink: JsonLineChild | None = None
         self.lan: JsonLineChild | None = None
         self.tunnels: list[JsonLineChild] = []
@@ -148,6 +153,8 @@ class _Iteration:
                 cross.stop()  # its time is over when the flows are done
             self._state("collecting")
             results = [flow.collect() for flow in flows]
+            for flow in flows:
+                self._keep_files(flow)
             cross_rows = [cross.collect() for cross in self.cross_traffic]
             if plan.netem:
                 self.summaries["link"] = netem_counters(plan.netem)  # while its qdiscs exist
@@ -173,6 +180,15 @@ class _Iteration:
                 "fidelity": self.fidelity.evidence([self.summaries.get("link") if plan.satellite else None,
                                                     self.summaries.get("lan")]),
                 "seeds": plan.seeds, "plan": plan.to_dict()}
+
+    def _keep_files(self, flow: Flow) -> None:
+        """Hand the files the flow left to the run's kept files (if the run
+        keeps any), then delete them: a long run's iterations do not pile up."""
+        for kept in flow.files:
+            if self.artifacts is not None:
+                self.artifacts.keep(f"iteration{self.plan.iteration}/flow{flow.planned.index}/{kept.name}",
+                                    kept.path, kept.kind, source_gzipped=kept.compressed)
+            kept.path.unlink(missing_ok=True)
 
     def _link_counters(self) -> dict[str, Any] | None:
         return counters(self.satlink) if self.plan.satellite is not None else netem_counters(self.plan.netem)
@@ -230,9 +246,11 @@ class _Iteration:
 
 
 def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: None,
-        cancel: CancelToken | None = None, run_id: str | None = None) -> RunResult:
+        cancel: CancelToken | None = None, run_id: str | None = None,
+        artifacts: ArtifactSink | None = None) -> RunResult:
     """Run every iteration of scenario; never raises for a failed experiment
-    (the result says failed, with the error), only ScenarioError from preflight.check."""
+    (the result says failed, with the error), only ScenarioError from preflight.check.
+    artifacts: where the files the scenario keeps go (scenario.capture); None keeps none."""
     cancel = cancel or CancelToken()
     run_id = run_id or new_run_id()
     preflight.check(scenario)
@@ -242,7 +260,7 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
         with topology.run_lock(run_id) as workdir:
             for iteration in range(scenario.iterations):
                 plan = make_plan(scenario, run_id, iteration)
-                outcome = _Iteration(scenario, plan, on_event, cancel).run(workdir / f"iteration{iteration}")
+                outcome = _Iteration(scenario, plan, on_event, cancel, artifacts).run(workdir / f"iteration{iteration}")
                 result.iterations.append(outcome)
                 result.flows.extend(outcome["flows"])
         failures = [f"iteration {f['iteration']} flow {f['flow']}: {f['error']}" for f in result.flows if f["error"]]
@@ -257,6 +275,7 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
         result.status, result.error = "failed", str(error)
         on_event({"type": "error", "run_id": run_id, "message": str(error)})
     result.fidelity = fidelity.run_evidence(scenario, [outcome["fidelity"] for outcome in result.iterations])
+    result.artifacts = artifacts.summary() if artifacts is not None else None
     on_event({"type": "state", "state": result.status, "run_id": run_id})
     on_event({"type": "summary", "run_id": run_id, **result.to_dict()})
     return result

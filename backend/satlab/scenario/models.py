@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from satlab.scenario.base import Seed, Strict, field_error
+from satlab.scenario.capture import Capture
 from satlab.scenario.channels import Channel, Trace
 from satlab.scenario.errors import shorten
 from satlab.scenario.satellite_path import DelayVariation, RateTrace, SatellitePath
@@ -201,6 +202,7 @@ class Scenario(Strict):
     # ends. None: 4 x (BDP + bottleneck queue), so that no window limits a
     # flow; a study's hosts may have set their own (Claypool et al.: 60 MB).
     tcp_buffer_bytes: int | None = Field(default=None, ge=64 << 10, le=1 << 30)
+    capture: Capture = Field(default_factory=Capture)  # what the run keeps: qlogs, key logs, packet captures
 
     @model_validator(mode="after")
     def _limits(self) -> Scenario:

@@ -20,9 +20,11 @@ from typing import Any
 from satlab.engine import preflight, runner
 from satlab.engine.plan import new_run_id
 from satlab.scenario import Scenario
+from satlab.service.artifacts import RunArtifacts
 from satlab.service.broker import Broker, Event
 from satlab.service.provenance import provenance
 from satlab.service.store import FINISHED, Store
+from satlab.settings import Limits
 
 log = logging.getLogger("satlab")
 
@@ -41,10 +43,14 @@ class QueuedRun:
 
 
 class RunQueue:
-    def __init__(self, store: Store, broker: Broker, max_concurrent: int = 4):
+    def __init__(self, store: Store, broker: Broker, max_concurrent: int = 4,
+                 artifact_bytes: int = Limits().run_artifact_bytes):
         self.store = store
         self.broker = broker
         self.max_concurrent = max_concurrent
+        # Each run's kept files (scenario.capture), within its scenario's cap or this one.
+        self.artifacts = RunArtifacts.beside(store.path)
+        self.artifact_bytes = artifact_bytes
         # Reentrant: a finishing run calls its on_finished (a campaign's next
         # step, which submits) while the queue holds it. campaign_driver takes
         # this same lock, so the two never wait for each other in turn.
@@ -137,8 +143,9 @@ class RunQueue:
             if event["type"] != "summary":  # the summary is published once stored, by _finish
                 self.broker.publish_run_event(event, run.campaign_id)
 
+        sink = self.artifacts.sink(run.run_id, run.scenario.capture.max_bytes or self.artifact_bytes)
         try:
-            result = runner.run(run.scenario, on_event, run.cancel, run.run_id).to_dict()
+            result = runner.run(run.scenario, on_event, run.cancel, run.run_id, sink).to_dict()
         except Exception as error:  # preflight on a host that changed since submit; engine bugs
             log.exception("run %s failed", run.run_id)
             result = {"run_id": run.run_id, "status": "failed", "error": str(error), "flows": [], "iterations": []}

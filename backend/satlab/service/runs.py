@@ -17,6 +17,7 @@ from satlab.service.campaign import CampaignItem, CampaignSpec
 from satlab.service.campaign_driver import CampaignDriver
 from satlab.service.queue import OnFinished, RunQueue
 from satlab.service.store import Store
+from satlab.settings import Limits
 
 INTERRUPTED = ("the backend stopped before the run finished (it was restarted or killed); "
                "what the run had created was removed")
@@ -25,10 +26,10 @@ INTERRUPTED_LEFT = ("the backend stopped before the run finished (it was restart
 
 
 class RunManager:
-    def __init__(self, store: Store, max_concurrent: int = 4):
+    def __init__(self, store: Store, max_concurrent: int = 4, artifact_bytes: int = Limits().run_artifact_bytes):
         self.store = store
         self.broker = Broker()
-        self.queue = RunQueue(store, self.broker, max_concurrent)
+        self.queue = RunQueue(store, self.broker, max_concurrent, artifact_bytes)
         self.campaigns = CampaignDriver(store, self.queue, self.broker)
 
     @property
@@ -67,6 +68,7 @@ class RunManager:
         another live process has queued but not started yet is taken for
         dead: its process's claim covers running runs only.)"""
         removed = topology.sweep()
+        self.queue.artifacts.remove_partials()
         left = topology.leftovers()
         message = INTERRUPTED_LEFT.format(", ".join(left[:4]) + (", …" if left[4:] else "")) if left else INTERRUPTED
         interrupted = self.store.interrupt_unfinished(message, alive=host.run_alive)

@@ -18,7 +18,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from satlab.engine.plan import PlannedFlow
 from satlab.engine.process import Child
@@ -35,6 +35,18 @@ class FlowSample:
     delivery_rate_mbps: float | None = None
 
 
+@dataclass(frozen=True)
+class FlowFile:
+    """A file of the flow's work directory worth keeping after the run (a
+    qlog, a TLS key log): the name to keep it under, and whether it is
+    compressed already (gzip). The engine hands it to the run's kept files
+    (satlab.engine.artifacts) after collect(), then deletes it."""
+    name: str
+    path: Path
+    kind: Literal["qlog", "keylog"]
+    compressed: bool = False
+
+
 @dataclass
 class FlowResult:
     bytes: int  # delivered to the receiving application
@@ -48,6 +60,8 @@ class Flow(ABC):
     def __init__(self, planned: PlannedFlow, workdir: Path):
         self.planned = planned
         self.workdir = workdir  # private to this flow, removed after the run
+        # What collect() leaves to keep (planned.keep_qlog, keep_keylog): the engine takes it from there.
+        self.files: list[FlowFile] = []
 
     def setup(self) -> None:  # noqa: B027 (optional: most transports need nothing)
         """Prepare what the processes need (certificates, files); default nothing."""

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from satlab.service.artifacts import RunArtifacts
 from satlab.service.store.database import Database, decoded, encode_json, insert
 from satlab.service.store.schema import CAMPAIGN_STATUSES, ITEM_STATUSES, CampaignStatus, ItemStatus
 
@@ -173,8 +174,12 @@ class CampaignTables(Database):
         return [row[0] for row in rows]
 
     def delete_campaign(self, campaign_id: str) -> None:
-        """A finished campaign, its items and its runs with everything they stored."""
+        """A finished campaign, its items and its runs with everything they stored, their kept files too."""
         with self._write() as db:
+            run_ids = [row[0] for row in db.execute("SELECT run_id FROM runs WHERE campaign_id = ?", (campaign_id,))]
             db.execute("DELETE FROM campaign_items WHERE campaign_id = ?", (campaign_id,))
             db.execute("DELETE FROM runs WHERE campaign_id = ?", (campaign_id,))
             db.execute("DELETE FROM campaigns WHERE campaign_id = ?", (campaign_id,))
+        artifacts = RunArtifacts.beside(self.path)
+        for run_id in run_ids:
+            artifacts.remove(run_id)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from satlab.service.artifacts import RunArtifacts
 from satlab.service.store.database import Database, decoded, encode_json, insert, require_run
 from satlab.service.store.schema import FINISHED, RUN_STATUSES, RunStatus
 
@@ -201,10 +202,12 @@ class RunTables(Database):
         return run_ids
 
     def delete_run(self, run_id: str) -> None:
-        """A finished run with everything it stored; a campaign item that ran it forgets it."""
+        """A finished run with everything it stored, its kept files too; a
+        campaign item that ran it forgets it."""
         with self._write() as db:
             db.execute("UPDATE campaign_items SET run_id = NULL WHERE run_id = ?", (run_id,))
             db.execute("DELETE FROM runs WHERE run_id = ?", (run_id,))
+        RunArtifacts.beside(self.path).remove(run_id)
 
     # Who may see a run (satlab.api.auth)
 

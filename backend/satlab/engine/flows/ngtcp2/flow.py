@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from satlab.engine.flows.base import ClientProcessFlow, FlowResult, FlowSample
+from satlab.engine.flows.base import ClientProcessFlow, FlowFile, FlowResult, FlowSample
 from satlab.engine.flows.ngtcp2.programs import STOP_S, find_programs, interrupt, listening, url, window_options
 from satlab.engine.flows.ngtcp2.qlog import Endpoint, QlogTail, server_clock_ms
 from satlab.engine.flows.tls import make_self_signed_cert
@@ -45,7 +45,8 @@ class Ngtcp2Flow(ClientProcessFlow):
         self._session = workdir / "session.pem"  # 0-RTT: the warm-up's TLS session ticket
         self._transport_parameters = workdir / "transport-parameters.pem"  # and the server's
         self._server_qlog_dir = workdir / "server-qlog"
-        self._client_qlog = QlogTail(workdir / "client.sqlog")
+        self._keylog = workdir / "tls-keylog.txt"
+        self._client_qlog = QlogTail(workdir / "client.sqlog", self._kept_qlog("client"))
         self._server_qlog: QlogTail | None = None  # named after the connection's ID: found once written
         self._client_side = Endpoint()
         self._server_side = Endpoint()
@@ -55,6 +56,10 @@ class Ngtcp2Flow(ClientProcessFlow):
         self._receiver_name = "server" if upload else "client"
         self._response_bytes = (0 if upload else planned.size_bytes
                                 if planned.size_bytes is not None else ENDLESS_BYTES)
+
+    def _kept_qlog(self, end: str) -> Path | None:
+        """Where the qlog of an end is kept, compressed as it is read, if the scenario keeps qlogs."""
+        return self.workdir / f"ngtcp2-{end}.sqlog.gz" if self.planned.keep_qlog else None
 
     def setup(self) -> None:
         flow = self.planned
@@ -112,8 +117,10 @@ class Ngtcp2Flow(ClientProcessFlow):
     def start_client(self) -> None:
         flow = self.planned
         upload = flow.direction == "upload"
+        # gtlsclient appends the TLS secrets to $SSLKEYLOGFILE (NSS key log format).
+        keylog = ["env", f"SSLKEYLOGFILE={self._keylog}"] if flow.keep_keylog else []
         self.start_client_process(
-            [self._client_program, "--quiet", f"--cc={flow.cc}", "--exit-on-all-streams-close",
+            [*keylog, self._client_program, "--quiet", f"--cc={flow.cc}", "--exit-on-all-streams-close",
              *([] if upload else window_options(flow, "--max-stream-data-bidi-local")),
              *(self._session_options() if flow.zero_rtt == "on" else []),
              *(["--http-method=POST", f"--data={self._body}"] if upload else []),
@@ -140,10 +147,22 @@ class Ngtcp2Flow(ClientProcessFlow):
         if self._server_qlog is None:
             # One measured connection per server, so one qlog, named after its connection ID.
             found = next(self._server_qlog_dir.glob("*.sqlog"), None)
-            self._server_qlog = QlogTail(found) if found is not None else None
+            self._server_qlog = QlogTail(found, self._kept_qlog("server")) if found is not None else None
         for qlog, side in ((self._client_qlog, self._client_side), (self._server_qlog, self._server_side)):
             for record in qlog.records() if qlog is not None else ():
                 side.observe(record)
+
+    def _leave_files(self) -> None:
+        """The qlogs, read whole, are deleted; their compressed copies and the
+        key log are left for the engine to keep, as the scenario asks."""
+        for qlog in (self._client_qlog, self._server_qlog):
+            if qlog is None:
+                continue
+            qlog.path.unlink(missing_ok=True)
+            if (kept := qlog.close()) is not None:
+                self.files.append(FlowFile(kept.name.removesuffix(".gz"), kept, "qlog", compressed=True))
+        if self.planned.keep_keylog and self._keylog.is_file():
+            self.files.append(FlowFile("tls-keylog.txt", self._keylog, "keylog"))
 
     def _receiver_clock_ms(self) -> float | None:
         """The client's time (qlog ms) at the receiver's time 0."""
@@ -158,9 +177,7 @@ class Ngtcp2Flow(ClientProcessFlow):
         if self.server is not None:
             interrupt(self.server)  # flushes the rest of its qlog
         self._read_qlogs()
-        for qlog in (self._client_qlog, self._server_qlog):
-            if qlog is not None:
-                qlog.path.unlink(missing_ok=True)
+        self._leave_files()
         sender, receiver = self._sender, self._receiver
         sender_qlog = self._client_qlog if sender is self._client_side else self._server_qlog
         lost_packets = sender.lost_packets if sender_qlog is not None else None

@@ -6,11 +6,15 @@ sets the server's clock against the client's).
 
 Both programs write through a 4 KiB stdio buffer, so live figures lag by at
 most 4 KiB of records (milliseconds at full rate, longer while the window is
-small); a SIGINT flushes a program's tail, which SIGTERM would lose.
+small); a SIGINT flushes a program's tail, which SIGTERM would lose. What
+has been read is released (a hole in the file), so a qlog takes the disk of
+its unread tail only, and may be kept gzip-compressed as it is read.
 """
 
 from __future__ import annotations
 
+import ctypes
+import gzip
 import heapq
 import json
 import os
@@ -21,6 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+FALLOC_FL_KEEP_SIZE = 0x01
+FALLOC_FL_PUNCH_HOLE = 0x02
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.fallocate.argtypes = (ctypes.c_int, ctypes.c_int, ctypes.c_int64, ctypes.c_int64)
+KEEP_GZIP_LEVEL = 6  # of 9: qlog JSON shrinks ~10x at a fraction of level 9's time
 # The one request of a flow, on the client's first bidirectional stream.
 REQUEST_STREAM_ID = 0
 RECORD_SEPARATOR = b"\x1e"
@@ -55,22 +64,38 @@ def record_time_ms(event: dict[str, Any] | None) -> float | None:
     return float(time_ms) if isinstance(time_ms, int | float) else None
 
 
+def release_read_bytes(fd: int, end: int) -> None:
+    """Give the file's blocks before end back to the file system (a hole:
+    they read as zeros, and take no disk), leaving its size and the writer's
+    offset as they are; nothing where the file system cannot."""
+    if end > 0:
+        # Fails (EOPNOTSUPP) where the file system cannot: the qlog then takes its whole size until the flow ends.
+        _libc.fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, end)
+
+
 class QlogTail:
     """The records of a qlog file that its program may still be writing, each
     read once: records() continues where the previous call stopped and keeps
-    a torn last line for the next. A missing file has no records yet."""
+    a torn last line for the next. A missing file has no records yet.
 
-    def __init__(self, path: Path):
+    What has been read no longer takes disk (release_read_bytes): a long
+    flow's qlog, read ten times a second, grows the work directory by the
+    program's unread tail only. With keep_to, the bytes read are also
+    written there, gzip-compressed, as they are read (close() ends it)."""
+
+    def __init__(self, path: Path, keep_to: Path | None = None):
         self.path = path
+        self.keep_to = keep_to
         self._offset = 0
         self._rest = b""
+        self._kept: gzip.GzipFile | None = None
 
     def records(self) -> Iterator[bytes]:
         """The complete records written before the call, since the last call;
         consume them all. (Not up to the end of the file: a program writing
         faster than they are parsed would keep the reader from ever returning.)"""
         try:
-            qlog = self.path.open("rb")
+            qlog = self.path.open("r+b")  # writable: releasing blocks needs it
         except FileNotFoundError:
             return
         with qlog:
@@ -78,8 +103,26 @@ class QlogTail:
             end = os.fstat(qlog.fileno()).st_size
             while self._offset < end and (chunk := qlog.read(min(QLOG_READ_CHUNK_BYTES, end - self._offset))):
                 self._offset += len(chunk)
+                self._keep(chunk)
                 complete, self._rest = split_records(self._rest + chunk)
                 yield from complete
+            release_read_bytes(qlog.fileno(), self._offset)
+
+    def _keep(self, chunk: bytes) -> None:
+        if self.keep_to is None:
+            return
+        if self._kept is None:
+            # mtime=0: the same qlog gives the same bytes every time.
+            self._kept = gzip.GzipFile(self.keep_to, "wb", compresslevel=KEEP_GZIP_LEVEL, mtime=0)
+        self._kept.write(chunk)
+
+    def close(self) -> Path | None:
+        """End the kept copy; its path, or None if nothing was kept."""
+        if self._kept is None:
+            return None
+        self._kept.close()
+        self._kept = None
+        return self.keep_to
 
 
 @dataclass

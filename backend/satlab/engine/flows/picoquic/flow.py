@@ -8,7 +8,7 @@ import shutil
 import sys
 from typing import Any
 
-from satlab.engine.flows.base import Flow, FlowResult, FlowSample
+from satlab.engine.flows.base import Flow, FlowFile, FlowResult, FlowSample
 from satlab.engine.flows.picoquic.protocol import PeerError
 from satlab.engine.flows.picoquic.qlog import QlogCounts, count_qlog
 from satlab.engine.flows.tls import endpoint, make_self_signed_cert
@@ -46,6 +46,7 @@ class PicoquicFlow(Flow):
         for directory in self._qlog_dirs.values():
             directory.mkdir()
         self._ticket_file = str(self.workdir / "session-tickets.bin")
+        self._keylog = self.workdir / "tls-keylog.txt"
         self._receiver = "client" if flow.direction == "download" else "server"
 
     def _common_args(self) -> list[str]:
@@ -59,9 +60,13 @@ class PicoquicFlow(Flow):
             args += ["--stream-window-bytes", str(flow.stream_window_bytes)]
         return args
 
+    def _qlog_args(self, role: str, needed: bool) -> list[str]:
+        """A qlog for role's end: its count is needed, or the scenario keeps both ends'."""
+        return ["--qlog-dir", str(self._qlog_dirs[role])] if needed or self.planned.keep_qlog else []
+
     def start_server(self) -> None:
         flow = self.planned
-        qlog = ["--qlog-dir", str(self._qlog_dirs["server"])] if self._receiver == "server" else []
+        qlog = self._qlog_args("server", self._receiver == "server")
         self.server = JsonLineChild(
             peer_command("server", "--listen", endpoint(flow.server_addr, flow.port),
                          "--cert", self._cert, "--key", self._key, *self._common_args(), *qlog),
@@ -102,13 +107,14 @@ class PicoquicFlow(Flow):
 
     def start_client(self) -> None:
         flow = self.planned
-        qlog = (["--qlog-dir", str(self._qlog_dirs["client"])]
-                if self._receiver == "client" or flow.zero_rtt != "off" else [])
+        qlog = self._qlog_args("client", self._receiver == "client" or flow.zero_rtt != "off")
         tickets = ["--ticket-file", self._ticket_file] if flow.zero_rtt != "off" else []
+        # The client's secrets decrypt both directions of the measured connection.
+        keylog = ["--keylog-file", str(self._keylog)] if flow.keep_keylog else []
         self.client = JsonLineChild(
             peer_command("client", "--connect", endpoint(flow.server_addr, flow.port),
                          *self._transfer_args(), *self._common_args(),
-                         "--flow-id", str(flow.index), *qlog, *tickets),
+                         "--flow-id", str(flow.index), *qlog, *tickets, *keylog),
             flow.client_netns, f"picoquic-client-{flow.index}",
         )
 
@@ -146,10 +152,10 @@ class PicoquicFlow(Flow):
                 f"{self.client.process.returncode} without a summary: {self.client.stderr_text()}"
             )
             received = receiver["bytes_received"] if receiver is not None else 0
-            self._delete_qlogs()
+            self._leave_files()
             return FlowResult(received, None, lost_packets, error=error)
         receiving, client = self._read_qlogs(summary["initial_cid"])
-        self._delete_qlogs()
+        self._leave_files()
         download_time_s = summary["download_time_s"]
         details: dict[str, Any] = {
             "ack_frames_sent": receiving.ack_frames_sent if receiving else None,
@@ -173,9 +179,18 @@ class PicoquicFlow(Flow):
         receiver = counts(self._receiver)
         return receiver, receiver if self._receiver == "client" else counts("client")
 
-    def _delete_qlogs(self) -> None:
-        for directory in self._qlog_dirs.values():
-            shutil.rmtree(directory, ignore_errors=True)
+    def _leave_files(self) -> None:
+        """The qlogs (each connection's, by end and initial connection ID) and
+        the key log for the engine to keep, as the scenario asks; the qlogs
+        only counted are deleted now (they take ~0.3 MB per MB received)."""
+        if self.planned.keep_qlog:
+            self.files += [FlowFile(f"picoquic-{role}-{path.name.removesuffix(f'.{role}.qlog')}.qlog", path, "qlog")
+                           for role, directory in self._qlog_dirs.items() for path in sorted(directory.glob("*.qlog"))]
+        else:
+            for directory in self._qlog_dirs.values():
+                shutil.rmtree(directory, ignore_errors=True)
+        if self.planned.keep_keylog and self._keylog.is_file():
+            self.files.append(FlowFile("tls-keylog.txt", self._keylog, "keylog"))
 
     def stop(self) -> None:
         for child in (self.client, self.server):

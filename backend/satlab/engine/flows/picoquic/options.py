@@ -36,6 +36,8 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stream-window-bytes", type=int, default=FLOW_CONTROL_WINDOW_BYTES,
                         help="initial_max_stream_data this end announces")
     parser.add_argument("--qlog-dir", help="write a qlog per connection into this directory")
+    parser.add_argument("--keylog-file", help="append the TLS secrets of each connection to this file "
+                                              "(NSS key log format: Wireshark decrypts a capture with it)")
 
 
 def configuration(args: argparse.Namespace, host: str, **options: Any) -> QuicConfiguration:
@@ -55,6 +57,7 @@ def configuration(args: argparse.Namespace, host: str, **options: Any) -> QuicCo
         max_data=args.connection_window_bytes,
         max_stream_data=args.stream_window_bytes,
         qlog_dir=args.qlog_dir,
+        secrets_log_file=args.keylog_file,
         # picoquic binds the wildcard address of this family, not `host`.
         ip_family=ip_family(host),
         **options,
