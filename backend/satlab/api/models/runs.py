@@ -149,6 +149,22 @@ class IterationResult(Public):
                                                                          "runs before it was recorded).")
 
 
+class KeptFile(Public):
+    """A file the run kept for the researcher (a qlog, a TLS key log, a packet capture)."""
+    name: str = Field(description="Its path in the run's directory, e.g. iteration0/flow0/client.qlog.gz.")
+    kind: Literal["qlog", "keylog", "pcapng"]
+    size_bytes: int = Field(description="As kept (compressed).")
+    sha256: str = Field(description="Of the file as kept.")
+
+
+class RunArtifacts(Public):
+    """The files a run kept, within its cap on their bytes."""
+    max_bytes: int
+    used_bytes: int
+    files: list[KeptFile]
+    refused: list[str] = Field(description="Why each file that would have passed the cap was not kept.")
+
+
 class RunResult(Public):
     """The engine's result: the run's `result`, and its stream's last event."""
     run_id: str
@@ -159,6 +175,8 @@ class RunResult(Public):
     fidelity: RunFidelity | None = Field(default=None, description="Whether the host kept up with the run, and who "
                                                                    "measured (absent from runs before it was recorded; "
                                                                    "null for a run that never started).")
+    artifacts: RunArtifacts | None = Field(default=None, description="The files the run kept (null: the scenario "
+                                                                     "keeps none; absent from older runs).")
 
 
 class RunBase(Public):
