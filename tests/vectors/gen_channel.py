@@ -160,6 +160,12 @@ def write_stats_cases(out_dir: Path) -> None:
         (out_dir / f"{name}.json").write_text(json.dumps(case) + "\n")
 
 
+def write_case(path: Path, kind: str, seed: int, params: Params, schedule: dict, lost: list[int]) -> None:
+    """One channel case: the config, the packet schedule, the lost indices."""
+    case = {"kind": kind, "seed": seed, "params": params, **schedule, "packets": PACKETS, "lost": lost}
+    path.write_text(json.dumps(case) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT_DIR, help="where to write the vectors")
@@ -170,28 +176,12 @@ def main() -> None:
         stale.unlink()
     for name, (kind, seed, params, interval_us) in CASES.items():
         lost = lost_indices(kind, seed, params, interval_us, PACKETS)
-        case = {
-            "kind": kind,
-            "seed": seed,
-            "params": params,
-            "interval_us": interval_us,
-            "packets": PACKETS,
-            "lost": lost,
-        }
-        (out_dir / f"{name}.json").write_text(json.dumps(case) + "\n")
+        write_case(out_dir / f"{name}.json", kind, seed, params, {"interval_us": interval_us}, lost)
     for name, (kind, seed, params, interval_us, air_us) in OVERLAP_CASES.items():
         starts = [i * interval_us for i in range(PACKETS)]
         decisions = lost_by_overlap(kind, seed, params, starts, air_us)
-        case = {
-            "kind": kind,
-            "seed": seed,
-            "params": params,
-            "interval_us": interval_us,
-            "air_us": air_us,
-            "packets": PACKETS,
-            "lost": [i for i, lost in enumerate(decisions) if lost],
-        }
-        (out_dir / f"{name}.json").write_text(json.dumps(case) + "\n")
+        write_case(out_dir / f"{name}.json", kind, seed, params, {"interval_us": interval_us, "air_us": air_us},
+                   [i for i, lost in enumerate(decisions) if lost])
     write_stats_cases(stats_dir)
 
 
