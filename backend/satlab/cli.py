@@ -31,6 +31,7 @@ from satlab.engine import channel_stats, container, host, runner, topology
 from satlab.scenario import ScenarioError, describe, load, parse_yaml
 from satlab.service import export
 from satlab.service.campaign import load_campaign
+from satlab.service.export import destination, selection
 from satlab.service.runs import RunManager
 from satlab.service.store import Store
 from satlab.settings import Limits, Settings
@@ -38,6 +39,8 @@ from satlab.settings import Limits, Settings
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
+# The tables `satlab export KIND RUN_ID` wrote before --what and --format; still written as they were.
+LEGACY_EXPORTS = ("summary", "flow-samples", "link-samples", "tunnel-samples")
 
 
 def _say(text: str) -> None:
@@ -244,16 +247,39 @@ def _channel(args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupt() -> None:
+    raise KeyboardInterrupt
+
+
 def _export(args: argparse.Namespace) -> int:
+    if args.kind in LEGACY_EXPORTS:  # satlab export summary RUN_ID: one table as CSV
+        with Store(args.db) as store:
+            out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
+            try:
+                export.KIND_WRITERS[args.kind](store, args.id, out)
+            except KeyError as error:
+                raise ScenarioError([f"{args.kind} {args.id}: {error.args[0]} in {args.db}"]) from None
+            finally:
+                if out is not sys.stdout:
+                    out.close()
+        return 0
+    select = selection.export_run if args.kind == "run" else selection.export_campaign
     with Store(args.db) as store:
-        out = open(args.output, "w", newline="") if args.output else sys.stdout  # noqa: SIM115
         try:
-            export.KIND_WRITERS[args.kind](store, args.id, out)
-        except KeyError as error:
-            raise ScenarioError([f"{args.kind} {args.id}: {error.args[0]} in {args.db}"]) from None
-        finally:
-            if out is not sys.stdout:
-                out.close()
+            made = select(store, args.id, args.what, args.format)
+        except selection.Refused as refusal:
+            raise ScenarioError([f"export {args.kind} {args.id}: {refusal}"]) from None
+        if args.output is None and made.media_type != "text/csv" and sys.stdout.isatty():
+            raise ScenarioError([f"export {args.kind} {args.id}: {made.filename} is binary; give -o FILE "
+                                 f"(e.g. -o {made.filename}) or redirect stdout"])
+        # SIGTERM and SIGHUP end the export as Ctrl-C does: the partial file is removed.
+        _on_signals(_interrupt)
+        if args.output is None:
+            made.write(sys.stdout.buffer)
+            sys.stdout.flush()
+        else:
+            destination.write_file(Path(args.output), made.write)
+            _say(f"wrote {args.output}")
     return 0
 
 
@@ -398,10 +424,16 @@ def main(argv: list[str] | None = None) -> int:
     channel_stats_parser.add_argument("--json", action="store_true", help="the figures as one JSON object")
     channel.set_defaults(handler=_channel)
 
-    exporter = commands.add_parser("export", help="write a run's or a campaign's results as CSV")
-    exporter.add_argument("kind", choices=sorted(export.KIND_WRITERS))
-    exporter.add_argument("id", help="a run id, or a campaign id for kind campaign")
-    exporter.add_argument("-o", "--output", help="a file (default: stdout)")
+    exporter = commands.add_parser(
+        "export", help="a run's or a campaign's results: tables as CSV or Parquet, qlogs, packet captures, or all "
+                       "of it as a zip archive with a manifest")
+    exporter.add_argument("kind", choices=["run", "campaign", *LEGACY_EXPORTS],
+                          help=f"run or campaign ({', '.join(LEGACY_EXPORTS)}: one table of a run as CSV, as before)")
+    exporter.add_argument("id", help="a run id, or a campaign id")
+    exporter.add_argument("--what", choices=selection.WHAT, default="summaries",
+                          help="samples, summaries (default), qlog, pcap, or all (an archive of everything)")
+    exporter.add_argument("--format", choices=selection.FORMATS, default="csv", help="of the tables (default csv)")
+    exporter.add_argument("-o", "--output", help="a file, written whole or not at all (default: stdout)")
     exporter.set_defaults(handler=_export)
 
     listing = commands.add_parser("runs", help="list the stored runs, newest first")

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -184,3 +185,48 @@ def test_export_into_a_reader_that_stops_early_exits_quietly(tmp_path):
     export.stdout.close()  # what `| head -1` does
     assert export.wait(30) == 128 + signal.SIGPIPE
     assert "Traceback" not in export.stderr.read()
+
+
+def stored_runs(db: Path) -> None:
+    """A finished run d0d0d0 and a running one e1e1e1."""
+    with Store(db) as store:
+        store.create_run("d0d0d0", {"name": "exported", "seed": 7}, {"satlab": "0.1.0", "kernel": "6.18"})
+        store.add_sample(sample_event("d0d0d0", t_s=0.1))
+        store.finish_run("d0d0d0", {"run_id": "d0d0d0", "status": "done", "error": None, "flows": [],
+                                    "iterations": []})
+        store.create_run("e1e1e1", {"name": "running"}, {})
+        store.set_run_status("e1e1e1", "running")
+
+
+def test_export_run_writes_an_archive_with_a_manifest(tmp_path):
+    db = tmp_path / "satlab.db"
+    stored_runs(db)
+    out = tmp_path / "d0d0d0.zip"
+    done = subprocess.run(SATLAB + ["--db", str(db), "export", "run", "d0d0d0", "--what", "all", "--format", "parquet",
+                                    "-o", str(out)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads(zipfile.ZipFile(out).read("manifest.json"))
+    assert [file["name"] for file in manifest["files"]] == [
+        "flow-samples.parquet", "link-samples.parquet", "tunnel-samples.parquet", "summary.parquet", "scenario.json"]
+    assert manifest["provenance"]["seed"] == 7
+    assert sorted(path.name for path in tmp_path.iterdir() if not path.name.startswith("satlab.db")) == [
+        "d0d0d0.zip"]
+    csv_out = subprocess.run(SATLAB + ["--db", str(db), "export", "run", "d0d0d0"], capture_output=True, text=True,
+                             timeout=60)
+    assert csv_out.returncode == 0 and csv_out.stdout.startswith("run_id,name,iteration,flow,")
+
+
+@pytest.mark.parametrize(("kind", "run_id", "sentence"), [
+    ("run", "ffffff", "satlab: export run ffffff: There is no run 'ffffff' in "),
+    ("run", "e1e1e1", "satlab: export run e1e1e1: Run e1e1e1 is running: only a finished run can be exported"),
+    ("campaign", "ffffff", "satlab: export campaign ffffff: There is no campaign 'ffffff' in "),
+])
+def test_export_refused_exits_2_with_a_sentence_and_writes_nothing(tmp_path, kind, run_id, sentence):
+    db = tmp_path / "satlab.db"
+    stored_runs(db)
+    out = tmp_path / "out.zip"
+    done = subprocess.run(SATLAB + ["--db", str(db), "export", kind, run_id, "--what", "all", "-o", str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith(sentence)
+    assert not out.exists() and not [path for path in tmp_path.iterdir() if "partial" in path.name]

@@ -1,17 +1,27 @@
 import csv
+import gzip
+import hashlib
 import io
+import json
+import zipfile
+from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 
+from satlab.service.artifacts import RunArtifacts
 from satlab.service.export import (
     FLOW_COLUMNS,
     KIND_WRITERS,
     campaign_csv,
+    destination,
     flow_samples_csv,
     link_samples_csv,
+    selection,
     summary_csv,
     tunnel_samples_csv,
 )
+from satlab.service.export.provenance import scenario_sha256
 from satlab.service.store import Store
 from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, run_result, sample_event
 
@@ -204,3 +214,166 @@ def test_writers_reject_an_unknown_id(store, kind):
     what = "campaign" if kind == "campaign" else "run"
     with pytest.raises(KeyError, match=f"no {what} 'zzz'"):
         KIND_WRITERS[kind](store, "zzz", io.StringIO())
+
+
+# The one export surface (selection.py): Parquet beside CSV, archives, refusals.
+
+
+def made(export: selection.Export) -> bytes:
+    out = io.BytesIO()
+    export.write(out)
+    return out.getvalue()
+
+
+def csv_cells(data: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(data.decode())))
+
+
+def as_csv_text(value, arrow_type: str) -> str:
+    """A Parquet cell as the CSV writer writes the same value."""
+    if value is None:
+        return ""
+    if arrow_type == "double" and float(value).is_integer():
+        return None  # 1 in CSV, 1.0 in Parquet: compared as numbers
+    return str(value)
+
+
+def assert_parquet_equals_csv(parquet: bytes, csv_data: bytes) -> pq.ParquetFile:
+    table = pq.read_table(io.BytesIO(parquet))
+    header, *rows = csv_cells(csv_data)
+    assert table.column_names == header
+    assert table.num_rows == len(rows)
+    for index, name in enumerate(header):
+        arrow_type = str(table.schema.field(name).type)
+        for row, value in zip(rows, table.column(name).to_pylist(), strict=True):
+            expected = as_csv_text(value, arrow_type)
+            if expected is None:
+                assert float(row[index]) == value, (name, row[index], value)
+            else:
+                assert row[index] == expected, (name, row[index], value)
+    return table
+
+
+@pytest.mark.parametrize("what", ["samples", "summaries"])
+def test_parquet_equals_csv_cell_for_cell_and_carries_the_provenance(store, what):
+    csv_zip = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "a1b2c3", "samples", "csv"))))
+    parquet_zip = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "a1b2c3", "samples", "parquet"))))
+    if what == "summaries":
+        pairs = [(made(selection.export_run(store, "a1b2c3", what, "parquet")),
+                  made(selection.export_run(store, "a1b2c3", what, "csv")))]
+    else:
+        pairs = [(parquet_zip.read(f"{name}.parquet"), csv_zip.read(f"{name}.csv"))
+                 for name in ("flow-samples", "link-samples", "tunnel-samples")]
+    run = store.get_run("a1b2c3")
+    for parquet, csv_data in pairs:
+        table = assert_parquet_equals_csv(parquet, csv_data)
+        metadata = {key.decode(): value.decode() for key, value in table.schema.metadata.items()}
+        assert metadata["satlab.run_id"] == "a1b2c3"
+        assert metadata["satlab.scenario_sha256"] == scenario_sha256(SCENARIO)
+        assert metadata["satlab.satlab_version"] == "0.1.0" and metadata["satlab.host_kernel"] == "6.18.0"
+        assert metadata["satlab.seed"] == "1"
+        assert json.loads(metadata["satlab.provenance"])["run_id"] == run.run_id
+
+
+def test_the_counters_of_every_fate_reach_the_sample_exports(store):
+    event = sample_event("a1b2c3", t_s=9.9)
+    event["link"]["ba"] = {**event["link"]["ba"], "drops_aqm": 7}
+    for endpoint in event["tunnel"]:
+        endpoint["rx"] = {**endpoint["rx"], "rejected": 2, "unauthenticated": 1}
+    store.add_sample(event)
+    link = [row for row in read(link_samples_csv, store, "a1b2c3") if row["t_s"] == "9.9"]
+    assert [(row["direction"], row["aqm_drops_packets"], row["out_packets"]) for row in link[:2]] == [
+        ("forward", "7", "74"), ("return", "", "54")]
+    tunnel = [row for row in read(tunnel_samples_csv, store, "a1b2c3") if row["t_s"] == "9.9"]
+    assert [(row["rx_rejected_packets"], row["rx_unauthenticated_packets"]) for row in tunnel] == [("2", "1")] * 2
+
+
+def test_a_run_archive_holds_every_file_with_a_manifest(store, tmp_path):
+    sink = RunArtifacts.beside(store.path).sink("a1b2c3", 1 << 20)
+    qlog = tmp_path / "client.qlog"
+    qlog.write_text('{"qlog_version": "draft-00", "traces": []}')
+    kept = sink.keep("iteration0/flow0/picoquic-client-abc.qlog", qlog, "qlog")
+    keylog = tmp_path / "keylog.txt"
+    keylog.write_text("CLIENT_TRAFFIC_SECRET_0 00 11\n")
+    sink.keep("iteration0/flow0/tls-keylog.txt", keylog, "keylog")
+    result = {**store.get_run("a1b2c3").result, "artifacts": sink.summary()}
+    store.finish_run("a1b2c3", result)
+    archive = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "a1b2c3", "all", "parquet"))))
+    manifest = json.loads(archive.read("manifest.json"))
+    names = [file["name"] for file in manifest["files"]]
+    assert names == ["flow-samples.parquet", "link-samples.parquet", "tunnel-samples.parquet", "summary.parquet",
+                     "scenario.json", "iteration0/flow0/picoquic-client-abc.qlog", "iteration0/flow0/tls-keylog.txt"]
+    assert kept is not None and kept.name.endswith(".qlog.gz")
+    for file in manifest["files"]:
+        data = archive.read(file["name"])
+        assert (len(data), hashlib.sha256(data).hexdigest()) == (file["size_bytes"], file["sha256"])
+    assert archive.read("iteration0/flow0/picoquic-client-abc.qlog") == qlog.read_bytes()
+    assert manifest["provenance"]["scenario_sha256"] == scenario_sha256(SCENARIO)
+    assert manifest["export"] == {"run_id": "a1b2c3", "what": "all", "format": "parquet"}
+    qlogs = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "a1b2c3", "qlog", "csv"))))
+    assert [name for name in qlogs.namelist()] == ["iteration0/flow0/picoquic-client-abc.qlog", "manifest.json"]
+
+
+@pytest.mark.parametrize(("run_id", "status", "kind", "message"), [
+    ("zzz", None, "not_found", "There is no run 'zzz' in "),
+    ("000000", "queued", "running", "Run 000000 is queued: only a finished run can be exported"),
+    ("000000", "running", "running", "Run 000000 is running: only a finished run can be exported"),
+])
+def test_an_unknown_or_unfinished_run_is_refused_with_a_sentence(store, run_id, status, kind, message):
+    if status is not None:
+        store.create_run(run_id, SCENARIO, PROVENANCE)
+        store.set_run_status(run_id, status)
+    with pytest.raises(selection.Refused, match=message) as refused:
+        selection.export_run(store, run_id, "all", "csv")
+    assert refused.value.kind == kind
+
+
+def test_a_run_that_kept_no_qlog_says_why(store):
+    with pytest.raises(selection.Refused, match=r"Run a1b2c3 kept no qlog files \(no QUIC flow, or its scenario's "
+                                                r"capture.qlog was false\)") as refused:
+        selection.export_run(store, "a1b2c3", "qlog", "csv")
+    assert refused.value.kind == "empty"
+
+
+def test_a_campaign_exports_its_summary_and_its_runs_samples(store, campaign):
+    summary = made(selection.export_campaign(store, campaign, "summaries", "csv"))
+    assert csv_cells(summary) == csv_cells(_campaign_csv_text(store, campaign))
+    samples = zipfile.ZipFile(io.BytesIO(made(selection.export_campaign(store, campaign, "samples", "parquet"))))
+    flows = pq.read_table(io.BytesIO(samples.read("flow-samples.parquet")))
+    assert set(flows.column("run_id").to_pylist()) == {"a1b2c3"}
+    metadata = json.loads(flows.schema.metadata[b"satlab.provenance"])
+    assert metadata["campaign_id"] == campaign and [run["run_id"] for run in metadata["runs"]] == ["a1b2c3", "d4e5f6"]
+    with pytest.raises(selection.Refused, match="There is no campaign 'nope'"):
+        selection.export_campaign(store, "nope", "summaries", "csv")
+
+
+def _campaign_csv_text(store, campaign_id) -> bytes:
+    out = io.StringIO()
+    campaign_csv(store, campaign_id, out)
+    return out.getvalue().encode()
+
+
+def test_a_file_export_interrupted_leaves_nothing(tmp_path):
+    target = tmp_path / "out.zip"
+
+    def fails_half_way(out) -> None:
+        out.write(b"PK half an archive")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        destination.write_file(target, fails_half_way)
+    assert list(tmp_path.iterdir()) == []
+    destination.write_file(target, lambda out: out.write(b"whole") and None)
+    assert [path.name for path in tmp_path.iterdir()] == ["out.zip"] and target.read_bytes() == b"whole"
+
+
+def test_kept_files_go_with_their_run(store, tmp_path):
+    artifacts = RunArtifacts.beside(store.path)
+    source = tmp_path / "keylog.txt"
+    source.write_text("x")
+    artifacts.sink("a1b2c3", 1 << 20).keep("iteration0/flow0/tls-keylog.txt", source, "keylog")
+    assert [path.name for path in artifacts.files("a1b2c3")] == ["tls-keylog.txt.gz"]
+    assert gzip.decompress(artifacts.files("a1b2c3")[0].read_bytes()) == b"x"
+    store.delete_run("a1b2c3")
+    assert not artifacts.directory("a1b2c3").exists()
+    assert Path(store.path).exists()

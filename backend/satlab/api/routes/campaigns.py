@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, Response, WebSocket, status
+from fastapi.responses import StreamingResponse
 
 from satlab.api import quotas
 from satlab.api.auth import Principal
 from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
+from satlab.api.downloads import EXPORT_RESPONSES, download
 from satlab.api.models.campaigns import CampaignDetail, CampaignPublic, CampaignsPublic
 from satlab.api.models.common import Message
 from satlab.api.models.events import CampaignEvent
@@ -18,6 +20,9 @@ from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import Event, forward_events
 from satlab.service import export
 from satlab.service.campaign import campaign_from_dict
+from satlab.service.export import selection
+from satlab.service.export.selection import Format as ExportFormat
+from satlab.service.export.selection import What as ExportWhat
 from satlab.service.labs import confine_traces
 from satlab.service.store import CampaignDetailRow
 
@@ -102,6 +107,18 @@ def export_campaign(campaign_id: str, store: StoreDep, principal: UserDep) -> Re
     """One row per run and flow, one column per matrix parameter."""
     _campaign_or_404(store, campaign_id, principal)
     return csv_attachment(lambda out: export.campaign_csv(store, campaign_id, out), f"satlab-{campaign_id}.csv")
+
+
+@router.get("/{campaign_id}/export", response_class=StreamingResponse, responses=EXPORT_RESPONSES)
+def export_campaign_results(campaign_id: str, store: StoreDep, principal: UserDep, what: ExportWhat = "summaries",
+                            export_format: Annotated[ExportFormat, Query(alias="format")] = "csv"
+                            ) -> StreamingResponse:
+    """A campaign's results, as `satlab export campaign ID --what ... --format
+    ...` writes them: its runs' samples one after the other, its summary (a
+    row per item and flow, a column per matrix parameter), its finished runs'
+    qlogs or packet captures, or `all` (a zip archive with a manifest)."""
+    _campaign_or_404(store, campaign_id, principal)
+    return download(lambda: selection.export_campaign(store, campaign_id, what, export_format))
 
 
 @router.websocket("/{campaign_id}/stream", dependencies=[StreamSlot])

@@ -8,10 +8,12 @@ from enum import StrEnum
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, WebSocket, status
+from fastapi.responses import StreamingResponse
 
 from satlab.api import quotas
 from satlab.api.auth import Principal
 from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
+from satlab.api.downloads import EXPORT_RESPONSES, download
 from satlab.api.models.common import Message
 from satlab.api.models.events import RunSnapshotEvent
 from satlab.api.models.runs import QueuePlace, RunCreate, RunPublic, RunsPublic, RunSummary
@@ -19,6 +21,9 @@ from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import Event, forward_events
 from satlab.scenario import apply_override, validate
 from satlab.service import export
+from satlab.service.export import selection
+from satlab.service.export.selection import Format as ExportFormat
+from satlab.service.export.selection import What as ExportWhat
 from satlab.service.labs import confine_traces, load_lab
 from satlab.service.store import FINISHED, RunRow, SampleRows
 
@@ -140,6 +145,17 @@ def export_csv(run_id: str, kind: ExportKind, store: StoreDep, principal: UserDe
     _run_or_404(store, run_id, principal)
     return csv_attachment(lambda out: export.KIND_WRITERS[kind.value](store, run_id, out),
                           f"satlab-{run_id}-{kind.value}.csv")
+
+
+@router.get("/{run_id}/export", response_class=StreamingResponse, responses=EXPORT_RESPONSES)
+def export_run(run_id: str, store: StoreDep, principal: UserDep, what: ExportWhat = "summaries",
+               export_format: Annotated[ExportFormat, Query(alias="format")] = "csv") -> StreamingResponse:
+    """A finished run's results, as `satlab export run ID --what ... --format ...`
+    writes them: `samples` (flow, link and tunnel tables), `summaries`, `qlog`
+    (each QUIC flow's, both ends, as qvis opens them), `pcap` (packet captures
+    with each packet's fate), or `all` (a zip archive with a manifest)."""
+    _run_or_404(store, run_id, principal)
+    return download(lambda: selection.export_run(store, run_id, what, export_format))
 
 
 @router.websocket("/{run_id}/stream", dependencies=[StreamSlot])
