@@ -161,3 +161,29 @@ def test_peer_programs_load_neither_the_scenario_nor_the_engine() -> None:
     violations = [f"{peer} loads {module}" for peer in sorted(peers) for module in sorted(reachable(graph, peer))
                   if not within(module, peer.rpartition(".")[0]) and module not in PEER_MAY_IMPORT]
     assert not violations, "\n".join(violations)
+
+
+# Packages whose modules are one concept each behind one public surface (the
+# package's __init__): every other module imports the package, never a module
+# inside it, so that a package can be reshaped without touching its users.
+# A QUIC stack's package is entered through the transport registry alone
+# (satlab.transports names its Flow class; engine.flows.base loads it).
+ENTERED_THROUGH_THEIR_PACKAGE = ("satlab.scenario", "satlab.service.store", "satlab.studies",
+                                 "satlab.engine.flows.picoquic", "satlab.engine.flows.ngtcp2")
+
+
+def test_packages_are_entered_through_their_public_surface() -> None:
+    graph = import_graph()
+    violations = [f"{importer} imports {target}: import {package} instead"
+                  for importer, targets in sorted(graph.items())
+                  for package in ENTERED_THROUGH_THEIR_PACKAGE if not within(importer, package)
+                  for target in sorted(targets) if target.startswith(package + ".")]
+    assert not violations, "\n".join(violations)
+
+
+def test_a_quic_stack_is_loaded_only_through_the_registry() -> None:
+    graph = import_graph()
+    stacks = ("satlab.engine.flows.picoquic", "satlab.engine.flows.ngtcp2")
+    importers = sorted(importer for importer, targets in graph.items() for stack in stacks
+                       if not within(importer, stack) and stack in targets)
+    assert importers == [], importers
