@@ -7,7 +7,7 @@ compressed, within a cap on their bytes per run."""
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from satlab.scenario.base import Strict
 
@@ -33,3 +33,13 @@ class Capture(Strict):
     max_bytes: int | None = Field(default=None, ge=MIN_CAPTURE_BYTES, le=MAX_CAPTURE_BYTES,
                                   description="the most bytes the run's kept files may take, compressed; null: "
                                               "the service's default (run_artifact_bytes in GET /api/limits)")
+
+    @field_validator("packets")
+    @classmethod
+    def _packets_not_yet(cls, packets: bool) -> bool:
+        # Until satlink and swf-tunnel write pcapng (issue 21), a run asked for
+        # captures would end without them: refuse it instead.
+        if packets:
+            raise ValueError("packet captures are not available yet: satlink and swf-tunnel do not write pcapng "
+                             "yet; give false (qlogs and key logs are kept without them)")
+        return packets
