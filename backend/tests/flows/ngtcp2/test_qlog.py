@@ -1,6 +1,7 @@
 """Reading ngtcp2's qlogs. The records below are verbatim ngtcp2 0.12.1
 output (a few with their numbers changed)."""
 
+import gzip
 import re
 from pathlib import Path
 
@@ -140,3 +141,22 @@ def test_the_server_clock_starts_half_the_first_round_trip_after_the_clients_fir
     assert server_clock_ms(client, server) == 252
     assert server_clock_ms(client, Endpoint()) is None
     assert server_clock_ms(Endpoint(), server) is None
+
+
+def test_a_tailed_qlog_gives_back_the_disk_it_was_read_from_and_keeps_a_compressed_copy(tmp_path):
+    path, kept = tmp_path / "client.sqlog", tmp_path / "client.sqlog.gz"
+    record = b'\x1e{"time":1,"name":"transport:packet_sent","data":{"frames":[{"frame_type":"ack"}]}}\n'
+    tail = QlogTail(path, kept)
+    written = b""
+    with path.open("wb") as writer:  # a program that writes on at its offset, as gtlsclient does
+        for _ in range(4):
+            chunk = record * 4000  # ~340 kB
+            writer.write(chunk)
+            writer.flush()
+            written += chunk
+            assert len(list(tail.records())) == 4000
+            # The bytes read no longer take disk: only a block or two past the read offset would.
+            assert path.stat().st_blocks * 512 < 64 << 10
+    assert path.stat().st_size == len(written)
+    assert tail.close() == kept
+    assert gzip.decompress(kept.read_bytes()) == written
