@@ -1,4 +1,5 @@
-"""Where the native tools (satlink, swf-tunnel) are."""
+"""Where the native tools are: satlink (the link emulator), swf-tunnel (the FEC
+tunnel) and satlab-pep (the split-TCP PEP), built from codec/tools."""
 
 from __future__ import annotations
 

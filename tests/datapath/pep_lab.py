@@ -3,8 +3,9 @@ path of namespaces, the interception a run sets up for a PEP (iptables TPROXY,
 a fwmark rule and a local route table) and removes, a packet capture on an
 interface, and small TCP peers.
 
-The interception commands are the ones the engine issues for a run's PEPs:
-`interception_commands` and `removal_commands` are their single source here.
+The interception (iptables TPROXY, a fwmark rule, a local route table) is
+the engine's own, imported from satlab.engine.pep: one definition for the
+engine's runs and these tests.
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from dataclasses import dataclass
 
 import netlab
 from netlab import A_ADDR, B_ADDR, Tool
+from satlab.engine.pep import PEP_PORT, Interception, intercepting
 
 # The ground networks on either side of the satellite link (A_ADDR at the
 # terminal, B_ADDR at the gateway).
 CLIENT_ADDR, TERMINAL_LAN_ADDR = "10.77.1.2", "10.77.1.1"
 SERVER_ADDR, GATEWAY_LAN_ADDR = "10.77.2.2", "10.77.2.1"
 CLIENT_NET, SERVER_NET = "10.77.1.0/24", "10.77.2.0/24"
-PEP_PORT = 7000
 ETH_P_ALL, ETH_P_IP = 0x0003, 0x0800
 SO_TIMESTAMPNS = 35
 # struct tcp_info: 8 one-byte fields, then 32-bit ones; tcpi_total_retrans is
@@ -104,102 +105,7 @@ def relay_path() -> Iterator[RelayPath]:
 
 
 # ---------------------------------------------------------------------------
-# Interception
-
-
-@dataclass(frozen=True)
-class Interception:
-    """TCP arriving on inbound_dev in namespace netns goes to the PEP
-    listening on listen_ip:port. mark: the fwmark bit(s) this interception
-    owns; table: its local route table; chain: its iptables chain."""
-    netns: str
-    inbound_dev: str
-    port: int = PEP_PORT
-    listen_ip: str = "127.0.0.1"
-    mark: int = 0x1
-    table: int = 100
-    chain: str = "SATLAB_PEP"
-
-    @property
-    def mark_mask(self) -> str:
-        return f"{self.mark:#x}/{self.mark:#x}"
-
-
-def interception_commands(i: Interception) -> list[list[str]]:
-    """The commands that set the interception up, in order, to run inside
-    i.netns. Packets of a connection the PEP holds (its accepted sockets and
-    the ones it opened from the client's address, all IP_TRANSPARENT) are
-    marked and delivered locally; a new connection arriving on inbound_dev
-    goes to the listener; the mark routes both to the local table."""
-    mangle = ["iptables", "-w", "-t", "mangle"]
-    return [
-        [*mangle, "-N", i.chain],
-        [*mangle, "-A", i.chain, "-m", "socket", "--transparent",
-         "-j", "MARK", "--set-xmark", i.mark_mask],
-        [*mangle, "-A", i.chain, "-m", "mark", "--mark", i.mark_mask, "-j", "ACCEPT"],
-        [*mangle, "-A", i.chain, "-i", i.inbound_dev, "-p", "tcp", "-j", "TPROXY", "--on-ip", i.listen_ip,
-         "--on-port", str(i.port), "--tproxy-mark", i.mark_mask],
-        [*mangle, "-I", "PREROUTING", "-p", "tcp", "-j", i.chain],
-        ["ip", "rule", "add", "fwmark", i.mark_mask, "lookup", str(i.table)],
-        ["ip", "route", "add", "local", "0.0.0.0/0", "dev", "lo", "table", str(i.table)],
-    ]
-
-
-def removal_commands(i: Interception) -> list[list[str]]:
-    """The commands that undo interception_commands, in order."""
-    mangle = ["iptables", "-w", "-t", "mangle"]
-    return [
-        [*mangle, "-D", "PREROUTING", "-p", "tcp", "-j", i.chain],
-        [*mangle, "-F", i.chain],
-        [*mangle, "-X", i.chain],
-        ["ip", "rule", "del", "fwmark", i.mark_mask, "lookup", str(i.table)],
-        ["ip", "route", "flush", "table", str(i.table)],
-    ]
-
-
-def _in_ns(ns: str, command: list[str], check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(["ip", "netns", "exec", ns, *command], capture_output=True, text=True,
-                          check=check)
-
-
-def interception_left(i: Interception) -> list[str]:
-    """What of the interception exists in its namespace (empty: nothing)."""
-    left = [line for line in _in_ns(i.netns, ["iptables-save", "-t", "mangle"]).stdout.splitlines()
-            if i.chain in line]
-    left += [line for line in _in_ns(i.netns, ["ip", "rule", "show"]).stdout.splitlines()
-             if f"lookup {i.table}" in line]
-    left += _in_ns(i.netns, ["ip", "route", "show", "table", str(i.table)],
-                   check=False).stdout.splitlines()
-    return left
-
-
-def remove_interception(i: Interception) -> None:
-    """Undo whatever of the interception exists (all of it, part of it after
-    a failed set-up, or nothing); raise if anything remains."""
-    for command in removal_commands(i):
-        _in_ns(i.netns, command, check=False)
-    left = interception_left(i)
-    if left:
-        raise RuntimeError(f"interception in {i.netns} not removed: {left}")
-
-
-def install_interception(i: Interception) -> None:
-    """Set the interception up; on failure, remove what was set up and raise
-    naming the command."""
-    for command in interception_commands(i):
-        done = _in_ns(i.netns, command, check=False)
-        if done.returncode != 0:
-            remove_interception(i)
-            raise RuntimeError(f"{' '.join(command)} in {i.netns} failed: {done.stderr.strip()}")
-
-
-@contextlib.contextmanager
-def intercepting(i: Interception) -> Iterator[Interception]:
-    install_interception(i)
-    try:
-        yield i
-    finally:
-        remove_interception(i)
+# A PEP and its interception
 
 
 def pep_args(role: str, *options: str, port: int = PEP_PORT) -> list[str]:

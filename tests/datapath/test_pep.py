@@ -17,6 +17,15 @@ import pytest
 import netlab
 import pep_lab
 from pep_lab import CLIENT_ADDR, SERVER_ADDR, pep, pep_path, serving
+from satlab.engine.pep import (
+    PEP_PORT,
+    Interception,
+    install_interception,
+    intercepting,
+    interception_commands,
+    interception_left,
+    remove_interception,
+)
 
 pytestmark = pytest.mark.needs_root
 
@@ -257,7 +266,7 @@ def test_half_close_both_ways_through_bounded_pipes():
         connection.sendall(down)
 
     with pep_lab.relay_path() as path, serving(path.server, SERVER_ADDR, PORT, exchange), \
-            pep_lab.intercepting(pep_lab.Interception(path.middle, path.middle_client_dev)):
+            intercepting(Interception(path.middle, path.middle_client_dev)):
         lines = pep_lab.Lines()
         relay = netlab.Tool(pep_lab.pep_args("terminal", "--pipe-bytes", "65536",
                                              "--stats-interval-ms", "20"), path.middle,
@@ -326,7 +335,7 @@ def nothing_of_the_pep_runs(ns: str) -> bool:
     """No process in the namespace and no TCP socket on the PEP's port."""
     processes = subprocess.run(["ip", "netns", "pids", ns], capture_output=True, text=True,
                                check=True).stdout
-    sockets = in_namespace(ns, "ss", "-Htan", f"sport = :{pep_lab.PEP_PORT}")
+    sockets = in_namespace(ns, "ss", "-Htan", f"sport = :{PEP_PORT}")
     return processes.strip() == "" and sockets.strip() == ""
 
 
@@ -342,8 +351,8 @@ def test_stopping_or_killing_the_pep_leaves_nothing(how):
     way no process or socket of it remains, and the teardown removes the
     interception."""
     with pep_path() as path, serving(path.server, SERVER_ADDR, PORT, read_until_reset):
-        interception = pep_lab.Interception(path.terminal, path.terminal_lan_dev)
-        pep_lab.install_interception(interception)
+        interception = Interception(path.terminal, path.terminal_lan_dev)
+        install_interception(interception)
         lines = pep_lab.Lines()
         relay = netlab.Tool(pep_lab.pep_args("terminal"), path.terminal, on_line=lines)
         try:
@@ -365,21 +374,21 @@ def test_stopping_or_killing_the_pep_leaves_nothing(how):
             assert nothing_of_the_pep_runs(path.terminal)
         finally:
             relay.kill()
-        assert pep_lab.interception_left(interception) != []
-        pep_lab.remove_interception(interception)
-        assert pep_lab.interception_left(interception) == []
+        assert interception_left(interception) != []
+        remove_interception(interception)
+        assert interception_left(interception) == []
 
 
 def test_teardown_removes_a_partial_interception_and_tolerates_none():
     with netlab.namespace("pi") as ns:
         netlab.run("ip", "-n", ns, "link", "add", "lan0", "type", "veth", "peer", "name", "lan1")
-        interception = pep_lab.Interception(ns, "lan0")
-        for command in pep_lab.interception_commands(interception)[:2]:
+        interception = Interception(ns, "lan0")
+        for command in interception_commands(interception)[:2]:
             netlab.run("ip", "netns", "exec", ns, *command)
-        assert pep_lab.interception_left(interception) != []
-        pep_lab.remove_interception(interception)
-        assert pep_lab.interception_left(interception) == []
-        pep_lab.remove_interception(interception)  # nothing to remove
+        assert interception_left(interception) != []
+        remove_interception(interception)
+        assert interception_left(interception) == []
+        remove_interception(interception)  # nothing to remove
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import hashlib
 import math
 import secrets
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from satlab.engine.pep.planning import PlannedPep, pep_notes, pep_sysctls, plan_peps, satellite_route_options
 from satlab.scenario import (
     MAX_FLOWS,
     TUNNEL_MAX_SYMBOL_BYTES,
@@ -181,6 +182,8 @@ class Plan:
     bdp_bytes: dict[str, int]
     base_rtt_ms: float
     hystart: bool | None
+    peps: list[PlannedPep] = field(default_factory=list)  # the split-TCP PEP's processes (engine/pep)
+    notes: list[str] = field(default_factory=list)  # what the run will not do as one might expect, and why
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -400,12 +403,14 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
            "net.ipv6.conf.all.disable_ipv6": "1",
            "net.ipv6.conf.default.disable_ipv6": "1"}
     forwarding = {"net.ipv4.ip_forward": "1"}
-    sysctls = {role: dict(tcp, **(forwarding if role in ("terminal", "gateway") else {})) for role in ROLES}
+    sysctls = {role: dict(tcp, **(forwarding if role in ("terminal", "gateway") else {}),
+                          **pep_sysctls(scenario.pep, role)) for role in ROLES}
 
     routes = {"client": [["default", "via", f"{net}.0.1"]],
               "server": [["default", "via", f"{net}.2.1"]],
-              "terminal": [[f"{net}.2.0/24", "via", terminal_next]],
-              "gateway": [[f"{net}.0.0/24", "via", gateway_next]]}
+              "terminal": [[f"{net}.2.0/24", "via", terminal_next,
+                            *satellite_route_options(scenario.pep, "terminal")]],
+              "gateway": [[f"{net}.0.0/24", "via", gateway_next, *satellite_route_options(scenario.pep, "gateway")]]}
     flows: list[PlannedFlow] = []
     for group_index, group in enumerate(scenario.flows):
         windows = group.flow_control or FlowControl()
@@ -433,4 +438,9 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
         veths=veths, satellite=satellite, netem=netem, lan=lan, tunnel=tunnels, flows=flows,
         cross_traffic=cross_traffic, seeds=seeds,
         buffers_bytes=buffers, bdp_bytes={"path.forward": forward_bdp, "path.return": return_bdp},
-        base_rtt_ms=rtt_ms + 2 * (path.lan.delay_ms if path.lan else 0), hystart=scenario.hystart)
+        base_rtt_ms=rtt_ms + 2 * (path.lan.delay_ms if path.lan else 0), hystart=scenario.hystart,
+        # TCP from the clients arrives at the gateway on the device its route to them takes.
+        peps=plan_peps(scenario.pep, namespaces, f"lan{run_id}",
+                       f"fec{run_id}" if scenario.tunnel is not None and scenario.tunnel.span == "satellite"
+                       else f"sat{run_id}"),
+        notes=pep_notes(scenario))

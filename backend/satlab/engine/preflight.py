@@ -1,6 +1,7 @@
 """What this host can run, checked before a run touches the system: root,
 the native tools, each transport's programs, the kernel's TCP congestion
-controls and netem, the trace files a scenario names, Hystart's parameter.
+controls (the flows' and the PEP's) and netem, iptables for a PEP, the trace
+files a scenario names, Hystart's parameter.
 
 A scenario is valid or not whatever the machine (satlab.scenario); whether
 this host can run it is asked here, by the engine before it creates
@@ -32,6 +33,14 @@ def check(scenario: Scenario) -> None:
         tools.append("satlink")
     if scenario.tunnel is not None:
         tools.append("swf-tunnel")
+    if scenario.pep is not None:
+        tools.append("satlab-pep")
+        if shutil.which("iptables") is None:
+            problems.append("pep: needs iptables (its interception is iptables TPROXY rules in the run's "
+                            "namespaces), which is not installed")
+        for where, cc in (("pep.satellite.cc", scenario.pep.satellite.cc), ("pep.ground.cc", scenario.pep.ground.cc)):
+            if (problem := _kernel_congestion_control_problem(cc)) is not None:
+                problems.append(f"{where}: {problem}")
     for name in tools:
         if not (TOOLS_DIR / name).exists():
             problems.append(f"{TOOLS_DIR / name} does not exist: build the codec (cmake -S codec -B build/codec "
@@ -56,12 +65,16 @@ def check(scenario: Scenario) -> None:
 
 def _congestion_control_problem(group: FlowGroup) -> str | None:
     """Why this host's kernel cannot run a kernel TCP flow group's congestion
-    control (one it neither has nor can load; as root, one whose module does
-    not load), or None. Other transports bring their own."""
-    if group.transport != "tcp":
-        return None
+    control, or None. Other transports bring their own."""
+    return _kernel_congestion_control_problem(group.cc) if group.transport == "tcp" else None
+
+
+def _kernel_congestion_control_problem(cc: str) -> str | None:
+    """Why this host's kernel cannot run the TCP congestion control cc (one
+    it neither has nor can load; as root, one whose module does not load),
+    naming those it can, or None."""
     kernel = tcp_congestion.host_kernel()  # detected once per process
-    if (problem := kernel.problem(group.cc)) is not None:
+    if (problem := kernel.problem(cc)) is not None:
         runnable = kernel.runnable(tcp_congestion.LINUX_TCP_CONGESTION_CONTROLS)
-        return f"{problem}; allowed: {', '.join(runnable)} (got {shorten(group.cc)})"
-    return tcp_congestion.load(group.cc, kernel) if os.geteuid() == 0 else None
+        return f"{problem}; allowed: {', '.join(runnable)} (got {shorten(cc)})"
+    return tcp_congestion.load(cc, kernel) if os.geteuid() == 0 else None

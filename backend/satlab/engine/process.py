@@ -133,10 +133,12 @@ class JsonLineChild(Child):
         return status
 
 
-def start_ready(args: list[str], netns: str | None, name: str, timeout: float = 10.0) -> JsonLineChild:
-    """Start a tool (satlink, swf-tunnel) and return once it printed its
-    `ready` line (its devices are up); stop it if that does not come."""
-    child = JsonLineChild(args, netns=netns, name=name)
+def start_ready(args: list[str], netns: str | None, name: str, timeout: float = 10.0,
+                on_line: Callable[[dict[str, Any]], None] | None = None) -> JsonLineChild:
+    """Start a tool (satlink, swf-tunnel, satlab-pep) and return once it
+    printed its `ready` line (its devices are up, it listens); stop it if
+    that does not come. on_line sees every line (JsonLineChild)."""
+    child = JsonLineChild(args, netns=netns, name=name, on_line=on_line)
     try:
         child.wait_event("ready", timeout)
     except BaseException:

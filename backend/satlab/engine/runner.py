@@ -22,6 +22,7 @@ from satlab.engine.artifacts import ArtifactSink
 from satlab.engine.cross_traffic import Iperf3CrossTraffic
 from satlab.engine.flows.base import Flow, flow_class
 from satlab.engine.hystart import cubic_hystart
+from satlab.engine.pep import proxies as pep_proxies
 from satlab.engine.plan import Plan, make_plan, new_run_id
 from satlab.engine.process import JsonLineChild
 from satlab.engine.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
@@ -94,6 +95,7 @@ class _Iteration:
         self.satlink: JsonLineChild | None = None
         self.lan: JsonLineChild | None = None
         self.tunnels: list[JsonLineChild] = []
+        self.peps: pep_proxies.RunningPeps | None = None
         self.cross_traffic: list[Iperf3CrossTraffic] = []
         self.summaries: dict[str, dict[str, Any] | None] = {}
         self.samples: dict[int, list[summary.TimedSample]] = {}  # per flow, on the iteration's clock
@@ -131,6 +133,8 @@ class _Iteration:
                 self.tunnels.append(child)
                 stack.callback(self._stop_tool, f"tunnel.{len(self.tunnels) - 1}", child)
             topology.add_routes(plan, ("terminal", "gateway"))
+            if plan.peps:
+                self.peps = stack.enter_context(pep_proxies.running(plan.peps, self._stop_tool, plan.base_rtt_ms))
             flows: list[Flow] = []
             for planned in plan.flows:
                 flow_dir = workdir / f"flow{planned.index}"
@@ -166,6 +170,9 @@ class _Iteration:
         flow_rows = [{**summary.flow_summary(p, r, s, plan.iteration), **metrics} for p, r, s, metrics
                      in zip(plan.flows, results, series, summary.iteration_flow_metrics(series, plan.base_rtt_ms),
                             strict=True)]
+        if self.peps is not None:
+            for planned, row in zip(plan.flows, flow_rows, strict=True):
+                row.update(self.peps.flow_figures(planned, row["retransmissions"]))
         tunnel_rows = {}
         if len(plan.tunnel) == 2:
             # The terminal's endpoint receives the forward direction, the gateway's the return.
@@ -176,7 +183,7 @@ class _Iteration:
                 "jain_index": summary.jain_index(goodputs) if len(flow_rows) > 1 else None,
                 "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("link")),
                 "lan": summary.link_summary(self.summaries.get("lan")), "cross_traffic": cross_rows,
-                "tcp_stack": tcp_counters,
+                "tcp_stack": tcp_counters, "pep": self.peps.summary() if self.peps is not None else None,
                 "fidelity": self.fidelity.evidence([self.summaries.get("link") if plan.satellite else None,
                                                     self.summaries.get("lan")]),
                 "seeds": plan.seeds, "plan": plan.to_dict()}
@@ -231,13 +238,15 @@ class _Iteration:
             self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
                        "t_s": now, "flows": flow_samples, "link": self._link_counters(),
                        "lan": counters(self.lan), "tunnel": [counters(t) for t in self.tunnels],
+                       "pep": self.peps.counters() if self.peps is not None else None,
                        "cross_traffic": [{"index": c.planned.index, "running": c.running()}
                                          for c in self.cross_traffic]})
             if not pending and all(flow.done() for flow in flows):
                 return
             if now > limit:
                 raise TimeoutError(f"the flows did not finish within {limit:.0f} s")
-            for child in [self.satlink, self.lan, *self.tunnels]:
+            peps = list(self.peps.children.values()) if self.peps is not None else []
+            for child in [self.satlink, self.lan, *self.tunnels, *peps]:
                 if child is not None and not child.running():
                     raise RuntimeError(f"{child.name} exited {child.process.returncode}: {child.stderr_text()}")
             tick += 1

@@ -4,6 +4,7 @@ an API request describes, validated before anything touches the system.
     base.py            strict parsing, seeds, the nesting bound, field errors
     channels.py        the channel models (how a link loses packets)
     satellite_path.py  the path: each direction's bottleneck, the LAN, the link backend
+    pep.py             the split-TCP PEP: where it runs, each segment's settings
     models.py          the tunnel, the flows, cross traffic, the Scenario itself
     capture.py         what a run keeps: qlogs, TLS key logs, packet captures, and their cap
     errors.py          ScenarioError and how a refusal reads (describe, shorten)
@@ -44,6 +45,7 @@ from satlab.scenario.models import (
     Tunnel,
 )
 from satlab.scenario.overrides import apply_override, set_path
+from satlab.scenario.pep import FAST_OPEN_MODES, Pep, PepGround, PepSatellite
 from satlab.scenario.satellite_path import (
     NETEM_CANNOT,
     NETEM_CHANNELS,
@@ -62,6 +64,7 @@ from satlab.scenario.yaml import parse_yaml
 from satlab.transports import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES
 
 __all__ = [
+    "FAST_OPEN_MODES", "Pep", "PepGround", "PepSatellite",
     "CHANNEL_MODELS", "DEFAULT_SNAP_BYTES", "MAX_CAPTURE_BYTES", "MIN_CAPTURE_BYTES", "Capture",
     "MAX_CROSS_TRAFFIC", "MAX_DEPTH", "MAX_DURATION_S", "MAX_FLOWS", "MAX_SIZE_BYTES",
     "MAX_WINDOW_BYTES", "MIN_WINDOW_BYTES", "NETEM_CANNOT", "NETEM_CHANNELS", "PATH_MTU", "SEED_MAX",

@@ -20,6 +20,7 @@ from satlab.scenario.base import Seed, Strict, field_error
 from satlab.scenario.capture import Capture
 from satlab.scenario.channels import Channel, Trace
 from satlab.scenario.errors import shorten
+from satlab.scenario.pep import Pep
 from satlab.scenario.satellite_path import DelayVariation, RateTrace, SatellitePath
 from satlab.transports import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES, TRANSPORTS
 
@@ -196,6 +197,7 @@ class Scenario(Strict):
     iterations: int = Field(default=1, ge=1, le=1000)
     path: SatellitePath
     tunnel: Tunnel | None = None
+    pep: Pep | None = None  # a split-TCP PEP (scenario/pep.py); None: none
     flows: list[FlowGroup] = Field(min_length=1)
     cross_traffic: list[CrossTraffic] = Field(default_factory=list, max_length=MAX_CROSS_TRAFFIC)
     # The largest TCP socket buffer (tcp_rmem and tcp_wmem maximum) at both

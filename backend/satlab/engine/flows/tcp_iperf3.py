@@ -8,13 +8,22 @@ the QUIC peers' (a request, then the response). iperf3's own receiver clock
 (sum_received.seconds, kept as details.transfer_time_s) starts later: when
 its TEST_START message arrives, which iperf3 sends once the data connection
 is up and its cookie has arrived, and with which the sender starts sending.
-So the first byte and the receiver's clock meet two round trips after the
-SYN (SYN/SYN-ACK, then cookie -> TEST_START) for a download, one and a half
-for an upload (the receiver, the server, starts its clock when it sends
-TEST_START). The round trip is the receiving socket's own, as its kernel
-measured it from the handshake (details.handshake_rtt_ms, read through ss
-while the transfer runs; a receiver sends no data, so nothing updates it
-later). details.wall_time_s is the client process's whole life.
+For a download, the data connection's SYN to the first byte of data is
+measured on the client's wire (satlab.engine.first_byte: the kernel's
+timestamps; details.time_to_first_byte_ms), and download_time_s is that
+plus the receiver's clock, which starts with that first byte. End to end it
+is two round trips (SYN/SYN-ACK, then cookie -> TEST_START and the data);
+through a split-TCP PEP it is whatever the PEPs make of it, which no
+socket of the client can tell. For an upload (or a download whose first
+byte the watch missed), the first byte and the receiver's clock meet two
+round trips after the SYN for a download, one and a half for an upload (the
+receiver, the server, starts its clock when it sends TEST_START); the round
+trip is the receiving socket's own, as its kernel measured it from the
+handshake (details.handshake_rtt_ms, read through ss while the transfer
+runs; a receiver sends no data, so nothing updates it later). Through a PEP
+that socket's handshake ended at the PEP: an upload's time then misses the
+round trips across the satellite. details.wall_time_s is the client
+process's whole life.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from satlab.engine.first_byte import FirstByteWatch
 from satlab.engine.flows.base import ClientProcessFlow, FlowResult, FlowSample
 from satlab.engine.plan import PlannedFlow
 from satlab.engine.process import Child
@@ -29,6 +39,8 @@ from satlab.engine.samplers import DataConnection, SocketStats
 from satlab.engine.wait import wait_until
 
 SERVER_READY_S = 10.0
+# The client's connections to the flow's port, in order: iperf3's control connection, then its data connection.
+DATA_CONNECTION_INDEX = 1
 _stats: dict[str, SocketStats] = {}  # per namespace: flows sharing it share its ss calls
 
 
@@ -44,6 +56,7 @@ class Iperf3Flow(ClientProcessFlow):
         self._handshake_rtt_ms: float | None = None
         self._sender_min_rtt_ms: float | None = None
         self._report = workdir / "client.json"
+        self._first_byte: FirstByteWatch | None = None
 
     def start_server(self) -> None:
         flow = self.planned
@@ -64,6 +77,9 @@ class Iperf3Flow(ClientProcessFlow):
 
     def start_client(self) -> None:
         flow = self.planned
+        if flow.direction == "download":
+            self._first_byte = FirstByteWatch(flow.client_netns, flow.port, DATA_CONNECTION_INDEX)
+            self._first_byte.start()
         amount = (["--bytes", str(flow.size_bytes)] if flow.size_bytes is not None
                   else ["--time", f"{flow.duration_s:g}"])
         self.start_client_process(["iperf3", "--client", flow.server_addr, "--port", str(flow.port),
@@ -111,18 +127,29 @@ class Iperf3Flow(ClientProcessFlow):
         # minimum RTT stands in (the handshake met an empty queue, as a first flow's does).
         handshake_rtt_ms = self._handshake_rtt_ms or self._sender_min_rtt_ms
         round_trips = 2.0 if self.planned.direction == "download" else 1.5
+        first_byte_ms = None
+        if self._first_byte is not None:
+            self._first_byte.stop()
+            first_byte_ms = self._first_byte.first_byte_ms
+        if transfer_s and first_byte_ms is not None:
+            download_time_s = transfer_s + first_byte_ms / 1e3
+        elif transfer_s and handshake_rtt_ms:
+            download_time_s = transfer_s + round_trips * handshake_rtt_ms / 1e3
+        else:
+            download_time_s = None
         details = {"sender_cc": end.get("sender_tcp_congestion"),
                    "receiver_cc": end.get("receiver_tcp_congestion"),
                    "transfer_time_s": transfer_s, "handshake_rtt_ms": handshake_rtt_ms,
                    "handshake_rtt_measured": self._handshake_rtt_ms is not None,
-                   "wall_time_s": self.wall_time_s}
-        return FlowResult(bytes=int(received.get("bytes", 0)),
-                          download_time_s=(transfer_s + round_trips * handshake_rtt_ms / 1e3
-                                           if transfer_s and handshake_rtt_ms else None),
+                   "wall_time_s": self.wall_time_s,
+                   **({"time_to_first_byte_ms": first_byte_ms} if self.planned.direction == "download" else {})}
+        return FlowResult(bytes=int(received.get("bytes", 0)), download_time_s=download_time_s,
                           retransmissions=sent.get("retransmits"),
                           error=report.get("error"), details=details)
 
     def stop(self) -> None:
+        if self._first_byte is not None:
+            self._first_byte.stop()
         for child in (self.client, self.server):
             if child is not None:
                 child.stop()
