@@ -142,6 +142,9 @@ class IterationResult(Public):
     cross_traffic: list[CrossTrafficResult] | None = None
     tcp_stack: dict[str, dict[str, int | None]] | None = Field(
         default=None, description="The kernel's TCP counters of the server's and the client's namespace.")
+    pep: dict[str, Any] | None = Field(default=None, description="The split-TCP PEPs: their mode and each one's "
+                                                                 "summary line (accepted, finished, failed, "
+                                                                 "bytes each way); null: no PEP.")
     seeds: dict[str, int] | None = Field(default=None, description="Each channel's seed, by its path.")
     plan: dict[str, Any] | None = Field(default=None, description="The engine's plan of the iteration (names, "
                                                                   "addresses, buffers, tool arguments).")

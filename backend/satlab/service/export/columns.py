@@ -44,7 +44,15 @@ FLOW_SUMMARY_COLUMNS = {"flow": "flow", "group": "group", "transport": "transpor
                         "short_beside_long": "short_beside_long",
                         # QUIC only (satlab.engine.flows): what the receiving end sent, from its qlog.
                         "ack_frames_sent": "receiver_ack_frames", "receiver_packets_sent": "receiver_packets",
-                        "time_to_first_byte_ms": "time_to_first_byte_ms", "error": "flow_error"}
+                        "time_to_first_byte_ms": "time_to_first_byte_ms",
+                        # With a split-TCP PEP (satlab.engine.pep.metrics): each segment's sender's figures, and
+                        # the pipes of the data's direction in each PEP.
+                        **{f"pep_{segment}_{figure}": f"pep_{segment}_{column}"
+                           for segment in ("client", "satellite", "server")
+                           for figure, column in (("bytes", "bytes"), ("retransmissions", "retransmissions_packets"))},
+                        **{f"pep_{role}_pipe_{figure}_bytes": f"pep_{role}_pipe_{figure}_bytes"
+                           for role in ("terminal", "gateway") for figure in ("peak", "mean")},
+                        "error": "flow_error"}
 # summary.fec_summary's fields -> column suffix, per tunnel direction.
 FEC_COLUMNS = {"sources": "source_packets", "repairs": "repair_packets", "lost": "lost_packets",
                "recovered": "recovered_packets", "residual_loss": "residual_loss_ratio",
