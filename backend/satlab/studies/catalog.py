@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from satlab.scenario import ScenarioError
 from satlab.service import campaign as campaigns
+from satlab.studies import readme
 from satlab.studies.metrics import METRICS
 from satlab.studies.published import read_published
 from satlab.studies.spec import StudySpec
@@ -46,6 +47,23 @@ def _experiment_problems(study: Study) -> list[str]:
                                                         for axis in one.levels):
             problems.append(f"experiments.{other.name}: varies the same axes as {one.name} and shares levels "
                             "of each: a configuration belongs to one experiment")
+    return problems
+
+
+def _explanation_problems(study: Study) -> list[str]:
+    """Each explanation names real levels or a real check, and a section of the study's README."""
+    problems = []
+    checks = {check.id for check in study.spec.checks}
+    sections = readme.headings(study.directory / readme.README)
+    for index, explanation in enumerate(study.spec.explanations):
+        where = f"explanations.{index}"
+        for axis, levels in (explanation.where or {}).items():
+            for level in levels:
+                problems += level_problems(study.levels, {axis: level}, f"{where}.where")
+        if explanation.check is not None and explanation.check not in checks:
+            problems.append(f"{where}.check: {explanation.check!r} is not a check; checks: {', '.join(checks)}")
+        if explanation.section not in sections:
+            problems.append(f"{where}.section: {explanation.section!r} is not a heading of {readme.README}")
     return problems
 
 
@@ -84,6 +102,7 @@ def load_study(directory: Path) -> Study:
             problems += study.configuration_problems(numerator, f"checks.{check.id}.numerator")
             if denominator is not None:
                 problems += study.configuration_problems(denominator, f"checks.{check.id}.denominator")
+    problems += _explanation_problems(study)
     if not spec.experiments:
         for axis, quick_levels in spec.quick.only.items():
             for level in quick_levels:

@@ -1,6 +1,8 @@
 """The metrics a study compares: each named by the column (with its unit)
 published.csv gives it in, and taken from a run's result (the flow fields
-are satlab.engine.summary's, listed in backend/README.md)."""
+are satlab.engine.summary's, listed in backend/README.md; the iteration's
+are the runner's: its TCP counters per host, its tunnel's figures, its
+fidelity evidence)."""
 
 from __future__ import annotations
 
@@ -15,33 +17,51 @@ from typing import Any, Literal
 class Metric:
     """What a study compares, taken from a run's result (satlab.engine.summary):
     a field of each flow's summary (of the flows the filters keep,
-    aggregated over them) or of the iteration's. A run whose chosen flows do
-    not all have the field gives no value."""
+    aggregated over them, or each flow its own value: `pool`) or of the
+    iteration's (a dotted path into it: fec.forward.decoding_delay_ms.p99).
+    A run whose chosen flows do not all have the field gives no value."""
     what: str
     field: str
     per: Literal["flow", "iteration"] = "flow"
     direction: Literal["download", "upload"] | None = None  # only flows of this direction
     only_flows: Literal["latecomer", "short_beside_long"] | None = None  # only flows the summary marks so
-    aggregate: Literal["mean", "sum", "max"] = "mean"
+    # pool: every flow's value is a sample of its own (a run of 5 flows gives 5 values), as a study that
+    # takes the median over every flow of every run; n then counts flows, not runs.
+    aggregate: Literal["mean", "sum", "max", "pool"] = "mean"
 
-    def value(self, result: Mapping[str, Any]) -> float | None:
-        """The metric of a run (its first iteration), or None."""
+    def values(self, result: Mapping[str, Any]) -> list[float]:
+        """The metric's values in a run (its first iteration): one, or one
+        per flow for a pooled metric; none if the run does not give it."""
         if self.per == "iteration":
             iterations = result.get("iterations") or [{}]
-            found = iterations[0].get(self.field)
-            return None if found is None else float(found)
+            found = _dotted(iterations[0], self.field)
+            return [] if found is None else [float(found)]
         values = [flow.get(self.field) for flow in result.get("flows") or () if flow.get("iteration", 0) == 0
                   and (self.direction is None or flow.get("direction") == self.direction)
                   and (self.only_flows is None or flow.get(self.only_flows))]
         if not values or any(value is None for value in values):
-            return None
+            return []
         numbers = [float(value) for value in values]
-        return {"mean": statistics.fmean(numbers), "sum": math.fsum(numbers), "max": max(numbers)}[self.aggregate]
+        if self.aggregate == "pool":
+            return numbers
+        return [{"mean": statistics.fmean(numbers), "sum": math.fsum(numbers), "max": max(numbers)}[self.aggregate]]
+
+
+def _dotted(data: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted path of nested mappings, or None where a part is missing."""
+    found: Any = data
+    for part in path.split("."):
+        if not isinstance(found, Mapping):
+            return None
+        found = found.get(part)
+    return found
 
 
 METRICS: dict[str, Metric] = {
     "download_time_s": Metric("transfer time of the flows, connect to last byte, mean over the flows",
                               "download_time_s"),
+    "flow_download_time_s": Metric("transfer time of each flow, connect to last byte, every flow a value of its "
+                                   "own (n counts flows: runs x flows)", "download_time_s", aggregate="pool"),
     "goodput_mbps": Metric("goodput of the flows (bytes delivered over their time), mean over the flows",
                            "goodput_mbps"),
     "download_goodput_mbps": Metric("forward goodput: goodput of the download flows, mean over them (beside "
@@ -75,4 +95,26 @@ METRICS: dict[str, Metric] = {
                               "retransmissions", aggregate="sum"),
     "ack_frames_sent": Metric("ACK frames the download's receiver sent (counted in its qlog), mean over the "
                               "download flows", "ack_frames_sent", direction="download"),
+    # The download's sender's kernel counters (its namespace's, satlab.engine.tcp_stack): every TCP flow of
+    # the run together, kernel TCP only.
+    "sender_loss_recoveries": Metric("fast recoveries the download's sender entered (loss events its ACK clock "
+                                     "survived), all its flows", "tcp_stack.server.loss_recoveries",
+                                     per="iteration"),
+    "sender_rtos": Metric("retransmission timeouts of the download's sender, all its flows",
+                          "tcp_stack.server.rtos", per="iteration"),
+    "sender_dsack_undos": Metric("recoveries the download's sender undid on a DSACK (the retransmission was "
+                                 "spurious: the packet had only been late)", "tcp_stack.server.dsack_undos",
+                                 per="iteration"),
+    "sender_loss_undos": Metric("loss recoveries the download's sender undid after a timeout turned out "
+                                "spurious", "tcp_stack.server.loss_undos", per="iteration"),
+    "sender_sack_reorders": Metric("reordering the download's sender detected from SACKs (each raises its "
+                                   "reordering tolerance)", "tcp_stack.server.sack_reorders", per="iteration"),
+    "fec_decoding_delay_p99_ms": Metric("the forward tunnel's decoding delay, 99th percentile: how late its "
+                                        "rebuilt packets reached the receiver", "fec.forward.decoding_delay_ms.p99",
+                                        per="iteration"),
+    "fec_residual_loss_ratio": Metric("the forward tunnel's residual loss: sources lost and not rebuilt, of all "
+                                      "sources", "fec.forward.residual_loss", per="iteration"),
+    "satlink_lateness_p99_ms": Metric("satlink's lateness p99: how late the emulated link let its packets go "
+                                      "(at 1 ms or more the host did not keep up)",
+                                      "fidelity.satlink_lateness_p99_ms", per="iteration"),
 }

@@ -3,10 +3,19 @@ published figure, their ratio and whether it is inside its band; and each
 of the study's conclusions (checks) evaluated on satlab's medians.
 
 A run gives one value per metric (satlab.studies.metrics says how: a flow field
-aggregated over some of its flows, or an iteration field). A run that
-failed, or one of whose flows did not finish, gives none and is counted in
-`failed`; a run without a metric's field (a counter its transport lacks)
-gives no value of that metric.
+aggregated over some of its flows, or an iteration field), or one per flow
+for a pooled metric (flow_download_time_s: the median over every flow of
+every run, as a study of 5 flows x 30 runs takes it over 150 downloads):
+each metric's figures count their values (`n`: flows for a pooled metric)
+and the runs that gave them (`runs`). A run that failed, or one of whose
+flows did not finish, gives none and is counted in `failed`; a run without
+a metric's field (a counter its transport lacks) gives no value of that
+metric.
+
+Where the study gives a standard deviation (a `std` row of published.csv)
+the median's row carries it beside satlab's (`published_std`,
+`satlab_std`). Rows and checks carry the recipe's explanation where it
+gives one (`explanation`: its sentence, the README section and its anchor).
 """
 
 from __future__ import annotations
@@ -20,8 +29,9 @@ from typing import Any, TextIO
 
 from satlab.service.provenance import provenance
 from satlab.service.store import CampaignRow, Store
+from satlab.studies import readme
 from satlab.studies.metrics import METRICS
-from satlab.studies.spec import Check
+from satlab.studies.spec import Check, Explanation
 from satlab.studies.study import Study
 
 Configuration = Mapping[str, str]
@@ -32,7 +42,7 @@ def _key(configuration: Configuration, axes: Iterable[str]) -> tuple[str, ...]:
 
 
 def spread(values: list[float]) -> dict[str, Any]:
-    """median, quartiles (inclusive method: the IQR of the values themselves), std, n."""
+    """median, quartiles (inclusive method: the IQR of the values themselves), sample std, n."""
     if not values:
         return {"n": 0, "median": None, "q1": None, "q3": None, "std": None, "min": None, "max": None}
     ordered = sorted(values)
@@ -53,7 +63,8 @@ def run_diagnostics(result: Mapping[str, Any]) -> dict[str, float]:
     if forward.get("drops_channel") is not None:
         found["channel_drops"] = forward["drops_channel"]
     sender = (outcome.get("tcp_stack") or {}).get("server") or {}
-    for name in ("loss_recoveries", "rtos", "retransmitted_segments"):
+    for name in ("loss_recoveries", "rtos", "retransmitted_segments", "dsack_undos", "loss_undos",
+                 "sack_reorders"):
         if sender.get(name) is not None:
             found[name] = sender[name]
     events = found.get("loss_recoveries", 0) + found.get("rtos", 0)
@@ -63,6 +74,8 @@ def run_diagnostics(result: Mapping[str, Any]) -> dict[str, float]:
     for name in ("lost", "recovered", "residual_loss"):
         if fec.get(name) is not None:
             found[f"fec_{name}"] = fec[name]
+    if (fec.get("decoding_delay_ms") or {}).get("p99") is not None:
+        found["fec_decoding_delay_p99_ms"] = fec["decoding_delay_ms"]["p99"]
     return found
 
 
@@ -87,7 +100,8 @@ def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None)
 
 def collect(study: Study, store: Store, campaigns: list[CampaignRow]) -> dict[tuple[str, ...], dict[str, Any]]:
     """Per configuration (a tuple of levels in column order): its levels, each
-    metric's values, how many of its runs failed and their median diagnostics."""
+    metric's values and how many runs gave them, how many of its runs failed
+    and their median diagnostics."""
     columns, metrics = study.columns, study.metrics
     found: dict[tuple[str, ...], dict[str, Any]] = {}
     for campaign in campaigns:
@@ -96,17 +110,17 @@ def collect(study: Study, store: Store, campaigns: list[CampaignRow]) -> dict[tu
                 continue  # pending, running or cancelled: not a result
             configuration = study.configuration_of(item.parameters)
             entry = found.setdefault(_key(configuration, columns), {
-                "configuration": configuration, "values": {metric: [] for metric in metrics}, "failed": 0,
-                "runs": []})
+                "configuration": configuration, "values": {metric: [] for metric in metrics},
+                "runs_measured": dict.fromkeys(metrics, 0), "failed": 0, "runs": []})
             run = store.get_run(item.run_id) if item.status == "done" and item.run_id else None
             result = (run.result if run else None) or {}
             if not _finished(result):
                 entry["failed"] += 1
                 continue
             for metric in metrics:
-                value = METRICS[metric].value(result)
-                if value is not None:
-                    entry["values"][metric].append(value)
+                values = METRICS[metric].values(result)
+                entry["values"][metric] += values
+                entry["runs_measured"][metric] += bool(values)
             entry["runs"].append(run_diagnostics(result))
     for entry in found.values():
         runs = entry.pop("runs")
@@ -118,22 +132,36 @@ def collect(study: Study, store: Store, campaigns: list[CampaignRow]) -> dict[tu
 Medians = Mapping[tuple[str, ...], Mapping[str, float | None]]  # configuration -> metric -> median
 
 
+def _explanation(explanation: Explanation | None) -> dict[str, str] | None:
+    """An explanation as a report gives it: its sentence, its README section and that section's anchor."""
+    if explanation is None:
+        return None
+    return {"text": " ".join(explanation.text.split()), "section": explanation.section,
+            "readme": f"{readme.README}#{readme.anchor(explanation.section)}"}
+
+
 def _evaluate(check: Check, study: Study, medians: Medians) -> dict[str, Any]:
     columns = study.columns
     comparisons = []
     for numerator, denominator in study.check_configurations(check):
         top = medians.get(_key(numerator, columns), {}).get(check.metric)
         bottom = None if denominator is None else medians.get(_key(denominator, columns), {}).get(check.metric)
-        # Without a denominator the bound is on the numerator's median itself.
-        ratio = top if denominator is None else (top / bottom if top is not None and bottom else None)
-        holds = None if ratio is None else ((check.at_least is None or ratio >= check.at_least)
-                                           and (check.at_most is None or ratio <= check.at_most))
+        value = check.compared(top, bottom)
+        ratio = difference = None
+        if top is not None and bottom is not None:
+            ratio, difference = (top / bottom if bottom else None), top - bottom
         comparisons.append({"numerator": numerator, "denominator": denominator, "numerator_median": top,
-                            "denominator_median": bottom, "ratio": ratio, "holds": holds})
+                            "denominator_median": bottom,
+                            # Without a denominator the bound is on the numerator's median itself.
+                            "ratio": ratio if denominator is not None else top, "difference": difference,
+                            "value": value, "holds": None if value is None else check.holds(value)})
     outcomes = [comparison["holds"] for comparison in comparisons]
     holds = False if False in outcomes else (None if None in outcomes else True)
-    return {"id": check.id, "statement": " ".join(check.statement.split()), "metric": check.metric,
-            "at_least": check.at_least, "at_most": check.at_most, "holds": holds, "comparisons": comparisons}
+    return {"id": check.id, "statement": " ".join(check.statement.split()),
+            "reason": None if check.reason is None else " ".join(check.reason.split()), "metric": check.metric,
+            "compare": check.compare if check.denominator is not None else "value",
+            "at_least": check.at_least, "at_most": check.at_most, "holds": holds, "comparisons": comparisons,
+            "explanation": _explanation(study.explanation_of(check=check.id))}
 
 
 def make_report(study: Study, store: Store, campaign_ids: list[str] | None = None) -> dict[str, Any]:
@@ -141,15 +169,19 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
     columns = study.columns
     configurations = [{"configuration": entry["configuration"], "failed": entry["failed"],
                        "diagnostics": entry["diagnostics"],
-                       "metrics": {metric: {"values": values, **spread(values)}
+                       "metrics": {metric: {"values": values, **spread(values),
+                                            "runs": entry["runs_measured"][metric]}
                                    for metric, values in entry["values"].items()}}
                       for entry in collect(study, store, campaigns).values()]
     by_key = {_key(entry["configuration"], columns): entry for entry in configurations}
     medians = {key: {metric: figures["median"] for metric, figures in entry["metrics"].items()}
                for key, entry in by_key.items()}
+    published_std = {(_key(figure.configuration, columns), figure.metric): figure.value
+                     for figure in study.published if figure.statistic == "std"}
     rows = []
     for figure in study.published:
-        entry = by_key.get(_key(figure.configuration, columns))
+        key = _key(figure.configuration, columns)
+        entry = by_key.get(key)
         figures = None if entry is None else entry["metrics"][figure.metric]
         ours = None if figures is None else figures[figure.statistic if figure.statistic != "mean" else "median"]
         if figure.statistic == "mean" and figures is not None and figures["values"]:
@@ -161,10 +193,15 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
         rows.append({"configuration": figure.configuration, "metric": figure.metric, "statistic": figure.statistic,
                      "published": figure.value, "source": figure.source, "satlab": ours,
                      "q1": None if figures is None else figures["q1"], "q3": None if figures is None else figures["q3"],
-                     "n": 0 if figures is None else figures["n"], "failed": 0 if entry is None else entry["failed"],
+                     "n": 0 if figures is None else figures["n"], "runs": 0 if figures is None else figures["runs"],
+                     "failed": 0 if entry is None else entry["failed"],
+                     # Beside a central figure, the spread the study gives for it, and satlab's.
+                     "published_std": published_std.get((key, figure.metric)) if judged else None,
+                     "satlab_std": None if figures is None or not judged else figures["std"],
                      "ratio": ratio, "band": band.describe() if judged else None,
                      "band_reason": " ".join(band.reason.split()) if judged else None,
-                     "in_band": band.holds(ratio) if ratio is not None and judged else None})
+                     "in_band": band.holds(ratio) if ratio is not None and judged else None,
+                     "explanation": _explanation(study.explanation_of(figure.configuration))})
     checks = [_evaluate(check, study, medians) for check in study.spec.checks]
     # What ran the runs (the first run's provenance), else what makes the report.
     version = next((run.provenance for campaign in campaigns
@@ -196,37 +233,66 @@ def _levels(configuration: Configuration, columns: Iterable[str]) -> list[str]:
     return [configuration.get(column) or "-" for column in columns]
 
 
+def _count(figures: Mapping[str, Any]) -> str:
+    """n, and the runs that gave the values where they are fewer (a pooled metric: n counts flows)."""
+    runs = figures.get("runs")
+    return f"{figures['n']}" + (f" ({runs} runs)" if runs is not None and runs != figures["n"] else "")
+
+
+def _values(check: Mapping[str, Any]) -> str:
+    """Each comparison's compared value (a ratio, a difference, a median), as the check's bounds read it."""
+    return ", ".join(_number(comparison.get("value", comparison["ratio"])) for comparison in check["comparisons"])
+
+
+def _link(explanation: Mapping[str, str] | None) -> str:
+    return "" if explanation is None else f"{explanation['text']} ([{explanation['section']}]({explanation['readme']}))"
+
+
 def format_markdown(report: Mapping[str, Any]) -> str:
-    """The published figures beside satlab's, satlab's figures of every
-    metric per configuration, and the checks, as Markdown tables (for a
-    study's README)."""
+    """The published figures beside satlab's (with the standard deviations
+    where the study gives them), satlab's figures of every metric per
+    configuration, and the checks with their bounds' reasons, as Markdown
+    tables (for a study's README); an out-of-band row and a failing check
+    with the recipe's explanation."""
     axes = list(report["axes"])
+    deviations = any(row.get("published_std") is not None for row in report["rows"])
     lines = []
     if report["rows"]:
-        lines += [f"| {' | '.join(axes)} | metric | published | satlab [IQR] | n | ratio | band | in band |",
-                  f"|{'---|' * (len(axes) + 7)}"]
+        spread_columns = " sd published | sd satlab |" if deviations else ""
+        lines += [f"| {' | '.join(axes)} | metric | published | satlab [IQR] | n |{spread_columns} ratio | band | "
+                  "in band |", f"|{'---|' * (len(axes) + 7 + 2 * deviations)}"]
+    explained = []
     for row in report["rows"]:
         if row["statistic"] == "std":
             continue
         ours = "-" if row["satlab"] is None else f"{_number(row['satlab'])} [{_number(row['q1'])}–{_number(row['q3'])}]"
         failed = f" ({row['failed']} failed)" if row["failed"] else ""
+        spreads = (f" {_number(row.get('published_std'))} | {_number(row.get('satlab_std'))} |" if deviations else "")
+        verdict = {True: "yes", False: "**no**", None: "-"}[row["in_band"]]
+        if row["in_band"] is False and row.get("explanation"):
+            explained.append(row)
+            verdict += f" ({len(explained)})"
         lines.append(f"| {' | '.join(_levels(row['configuration'], axes))} | {row['metric']} | "
-                     f"{_number(row['published'])} | {ours} | {row['n']}{failed} | {_number(row['ratio'])} | "
-                     f"{row['band']} | { {True: 'yes', False: '**no**', None: '-'}[row['in_band']] } |")
+                     f"{_number(row['published'])} | {ours} | {_count(row)}{failed} |{spreads} "
+                     f"{_number(row['ratio'])} | {row['band']} | {verdict} |")
+    if explained:
+        lines += ["", *(f"({index}) {_link(row['explanation'])}" for index, row in enumerate(explained, 1))]
     metrics = list(report["metrics"])
     lines += ["", "satlab's median [IQR] (n) of each metric, per configuration:", "",
               f"| {' | '.join([*axes, *metrics])} | failed |", f"|{'---|' * (len(axes) + len(metrics) + 1)}"]
     for configuration in report["configurations"]:
         figures = [configuration["metrics"][metric] for metric in metrics]
         cells = [*_levels(configuration["configuration"], axes),
-                 *(f"{_number(f['median'])} [{_number(f['q1'])}–{_number(f['q3'])}] ({f['n']})" if f["n"] else "-"
+                 *(f"{_number(f['median'])} [{_number(f['q1'])}–{_number(f['q3'])}] ({_count(f)})" if f["n"] else "-"
                    for f in figures), str(configuration["failed"])]
         lines.append(f"| {' | '.join(cells)} |")
-    lines += ["", "| check | statement | ratios | holds |", "|---|---|---|---|"]
+    lines += ["", "| check | statement | bound's reason | values | holds |", "|---|---|---|---|---|"]
     for check in report["checks"]:
-        ratios = ", ".join(_number(c["ratio"]) for c in check["comparisons"])
-        lines.append(f"| {check['id']} | {check['statement']} | {ratios} | "
-                     f"{ {True: 'yes', False: '**no**', None: '-'}[check['holds']] } |")
+        verdict = {True: "yes", False: "**no**", None: "-"}[check["holds"]]
+        if check["holds"] is False and check.get("explanation"):
+            verdict += f": {_link(check['explanation'])}"
+        lines.append(f"| {check['id']} | {check['statement']} | {check.get('reason') or '-'} | {_values(check)} | "
+                     f"{verdict} |")
     return "\n".join(lines).lstrip("\n")
 
 
@@ -247,8 +313,12 @@ def format_report(report: Mapping[str, Any]) -> str:
         ours = _number(row["satlab"])
         if row["statistic"] == "median" and row["q1"] is not None:
             ours += f" [{_number(row['q1'])}-{_number(row['q3'])}]"
-        table.append([*_levels(row["configuration"], axes), row["metric"], row["statistic"], _number(row["published"]),
-                      ours, f"{row['n']}" + (f" ({row['failed']} failed)" if row["failed"] else ""),
+        published = _number(row["published"])
+        if row.get("published_std") is not None or row.get("satlab_std") is not None:
+            published += f" sd {_number(row.get('published_std'))}"
+            ours += f" sd {_number(row.get('satlab_std'))}"
+        table.append([*_levels(row["configuration"], axes), row["metric"], row["statistic"], published,
+                      ours, _count(row) + (f" ({row['failed']} failed)" if row["failed"] else ""),
                       _number(row["ratio"]), row["band"] or "", {True: "yes", False: "NO", None: "-"}[row["in_band"]]])
     widths = [max(len(str(cells[column])) for cells in table) for column in range(len(header))]
     lines += ["  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
@@ -256,8 +326,12 @@ def format_report(report: Mapping[str, Any]) -> str:
     lines.append("")
     for check in report["checks"]:
         verdict = {True: "holds", False: "FAILS", None: "unknown (not measured)"}[check["holds"]]
-        ratios = ", ".join(_number(c["ratio"]) for c in check["comparisons"])
-        lines.append(f"[{verdict}] {check['id']}: {check['statement']} (ratios: {ratios})")
+        kind = {"ratio": "ratios", "difference": "differences"}.get(check.get("compare", "ratio"), "values")
+        lines.append(f"[{verdict}] {check['id']}: {check['statement']} ({kind}: {_values(check)})")
+        if check.get("reason"):
+            lines.append(f"    bound: {check['reason']}")
+        if check["holds"] is False and check.get("explanation"):
+            lines.append(f"    why: {_link(check['explanation'])}")
     summary = report["summary"]
     lines.append(f"\n{summary['in_band']} of {summary['rows']} published figures in band "
                  f"({summary['measured']} measured); checks: {summary['checks_held']} hold, "
@@ -266,16 +340,18 @@ def format_report(report: Mapping[str, Any]) -> str:
 
 
 def report_csv(report: dict[str, Any], out: TextIO) -> None:
-    """One row per published figure; values in columns named with their metric (and so their unit)."""
+    """One row per published figure; values in columns named with their
+    metric (and so their unit); n counts values, runs the runs that gave them."""
     axes = list(report["axes"])
     metrics = [metric for metric in METRICS if any(row["metric"] == metric for row in report["rows"])]
-    value_columns = [f"{kind}_{metric}" for metric in metrics for kind in ("published", "satlab", "q1", "q3")]
+    kinds = ("published", "satlab", "q1", "q3", "published_std", "satlab_std")
+    value_columns = [f"{kind}_{metric}" for metric in metrics for kind in kinds]
     writer = csv.writer(out)
-    writer.writerow([*axes, "statistic", *value_columns, "n", "failed", "ratio", "band", "in_band", "source"])
+    writer.writerow([*axes, "statistic", *value_columns, "n", "runs", "failed", "ratio", "band", "in_band", "source"])
     for row in report["rows"]:
-        values = {f"published_{row['metric']}": row["published"], f"satlab_{row['metric']}": row["satlab"],
-                  f"q1_{row['metric']}": row["q1"], f"q3_{row['metric']}": row["q3"]}
+        values = {f"{kind}_{row['metric']}": row.get(kind) for kind in kinds}
         writer.writerow([*(row["configuration"].get(axis, "") for axis in axes), row["statistic"],
-                         *(values.get(column, "") for column in value_columns), row["n"], row["failed"],
+                         *("" if values.get(column) is None else values[column] for column in value_columns),
+                         row["n"], row.get("runs", ""), row["failed"],
                          "" if row["ratio"] is None else row["ratio"], row["band"] or "",
                          {True: "yes", False: "no", None: ""}[row["in_band"]], row["source"]])

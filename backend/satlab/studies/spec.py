@@ -21,9 +21,14 @@ items set each axis's scenario field to its levels' values.
 
 A study that is several experiments (a bulk download against loss and
 buffer; a download beside an upload; ...) names them under `experiments`:
-each varies some axes over some of their levels and fixes what else it needs
-(`set`, applied after its axes' levels). The study's matrix is the union of
-the experiments' matrices, not every axis crossed with every other.
+each varies some axes over some of their levels, fixes what else it needs
+(`set`, applied after its axes' levels) and may run its own number of
+iterations. The study's matrix is the union of the experiments' matrices,
+not every axis crossed with every other.
+
+A figure out of its band or a check that fails may carry an explanation
+from the recipe (`explanations`): one sentence, and the section of the
+study's README.md that says more.
 """
 
 
@@ -77,17 +82,22 @@ class Band(Strict):
 
 
 class Check(Strict):
-    """One of the study's conclusions, as a bound on the ratio of two
-    configurations' medians of a metric: numerator / denominator >= at_least
-    and/or <= at_most; without a denominator, on the numerator's median
-    itself (in the metric's unit). for_each repeats the check over levels of
-    some axes (each selector that does not name such an axis takes the
-    level); every repetition must hold."""
+    """One of the study's conclusions, as a bound on two configurations'
+    medians of a metric: their ratio (numerator / denominator) or, with
+    compare: difference, numerator minus denominator in the metric's unit
+    (BBR within a few seconds of ideal), >= at_least and/or <= at_most;
+    without a denominator, on the numerator's median itself (in the
+    metric's unit). for_each repeats the check over levels of some axes
+    (each selector that does not name such an axis takes the level); every
+    repetition must hold. `reason` says where the bound comes from (the
+    study's own figures), and is shown beside it."""
     id: str = Field(pattern=r"^[a-z0-9-]{1,64}$")
     statement: str = Field(min_length=1)
+    reason: str | None = Field(default=None, min_length=1)
     metric: str = "download_time_s"
     numerator: dict[str, str]
     denominator: dict[str, str] | None = None
+    compare: Literal["ratio", "difference"] = "ratio"
     for_each: dict[str, list[str]] = Field(default_factory=dict)
     at_least: float | None = None
     at_most: float | None = None
@@ -98,7 +108,24 @@ class Check(Strict):
             raise ValueError("give at_least, at_most or both")
         if self.metric not in METRICS:
             raise ValueError(f"metric must be one of {', '.join(METRICS)}")
+        if self.compare == "difference" and self.denominator is None:
+            raise ValueError("compare: difference needs a denominator (the configuration subtracted)")
         return self
+
+    def compared(self, top: float | None, bottom: float | None) -> float | None:
+        """What the bounds apply to, from the numerator's and the denominator's
+        medians (bottom None without a denominator), or None where one is missing."""
+        if top is None or (self.denominator is not None and bottom is None):
+            return None
+        if self.denominator is None:
+            return top
+        assert bottom is not None
+        if self.compare == "difference":
+            return top - bottom
+        return top / bottom if bottom else None
+
+    def holds(self, value: float) -> bool:
+        return (self.at_least is None or value >= self.at_least) and (self.at_most is None or value <= self.at_most)
 
     def comparisons(self, defaults: Mapping[str, str]) -> Iterator[tuple[dict[str, str], dict[str, str] | None]]:
         """Each (numerator, denominator or None) selection the check compares."""
@@ -107,6 +134,26 @@ class Check(Strict):
             chosen = dict(zip(axes, levels, strict=True))
             yield ({**defaults, **chosen, **self.numerator},
                    None if self.denominator is None else {**defaults, **chosen, **self.denominator})
+
+
+class Explanation(Strict):
+    """Why figures are out of their band, or why a check fails, in one
+    sentence, with the README section that says more: of the configurations
+    `where` selects (column -> levels, as a band's), or of the check `check`
+    names."""
+    where: dict[str, list[str]] | None = Field(default=None, min_length=1)
+    check: str | None = None
+    text: str = Field(min_length=1, max_length=400)
+    section: str = Field(min_length=1)  # the heading of a section of the study's README.md, as written
+
+    @model_validator(mode="after")
+    def _one_subject(self) -> Explanation:
+        if (self.where is None) == (self.check is None):
+            raise ValueError("give where (the configurations it explains) or check (a check's id), not both")
+        return self
+
+    def explains(self, configuration: Mapping[str, str]) -> bool:
+        return self.where is not None and all(configuration.get(axis) in levels for axis, levels in self.where.items())
 
 
 class QuickPart(Strict):
@@ -132,6 +179,7 @@ class Experiment(Strict):
     title: str = Field(min_length=1)
     axes: dict[str, list[Label] | Literal["all"]] = Field(min_length=1)
     set_: dict[str, Any] = Field(default_factory=dict, alias="set")
+    iterations: int | None = Field(default=None, ge=1, le=1000)  # of a full run; None: the study's
     quick: QuickPart | None = None
 
 
@@ -153,3 +201,4 @@ class StudySpec(Strict):
     check_defaults: dict[str, str] = Field(default_factory=dict)  # levels a check's selectors take unless they say
     bands: list[Band] = Field(min_length=1)
     checks: list[Check] = Field(default_factory=list)
+    explanations: list[Explanation] = Field(default_factory=list)

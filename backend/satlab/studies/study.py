@@ -15,17 +15,19 @@ from satlab.scenario import ScenarioError
 from satlab.service import campaign as campaigns
 from satlab.studies.metrics import METRICS
 from satlab.studies.published import PublishedFigure
-from satlab.studies.spec import EXPERIMENT, Band, Check, QuickPart, Selection, StudySpec
+from satlab.studies.spec import EXPERIMENT, Band, Check, Explanation, QuickPart, Selection, StudySpec
 
 
 @dataclass(frozen=True)
 class Part:
     """An experiment as a study runs it: its name ("" for a study without
-    experiments), its axes' levels, what it fixes and its part of --quick."""
+    experiments), its axes' levels, what it fixes, its iterations in a full
+    run and its part of --quick."""
     name: str
     levels: Selection
     set_: dict[str, Any]
     quick: QuickPart | None
+    iterations: int
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,10 @@ class Study:
         spec = self.spec
         if not spec.experiments:
             return [Part("", {name: list(axis.levels) for name, axis in spec.axes.items()}, {},
-                         QuickPart(only=spec.quick.only, set=spec.quick.set_))]
+                         QuickPart(only=spec.quick.only, set=spec.quick.set_), spec.iterations)]
         return [Part(name, {axis: list(spec.axes[axis].levels) if levels == "all" else list(levels)
                             for axis, levels in experiment.axes.items() if axis in spec.axes},
-                     experiment.set_, experiment.quick)
+                     experiment.set_, experiment.quick, experiment.iterations or spec.iterations)
                 for name, experiment in spec.experiments.items()]
 
     @property
@@ -92,6 +94,14 @@ class Study:
         return next(band for band in self.spec.bands
                     if all(configuration.get(axis) in levels for axis, levels in band.where.items()))
 
+    def explanation_of(self, configuration: Mapping[str, str] | None = None,
+                       check: str | None = None) -> Explanation | None:
+        """The recipe's explanation of a configuration's figures (the first
+        whose `where` selects it) or of a check, or None."""
+        return next((explanation for explanation in self.spec.explanations
+                     if (check is not None and explanation.check == check)
+                     or (configuration is not None and explanation.explains(configuration))), None)
+
     def check_configurations(self, check: Check) -> Iterator[tuple[dict[str, str], dict[str, str] | None]]:
         """Each (numerator, denominator or None) configuration a check compares,
         complete: what a selector leaves out is the level of an axis its
@@ -112,7 +122,6 @@ class Study:
             return chosen
         # Unknown axes stay, for the recipe's validation to name them.
         return {**self.configuration(part, chosen), **{k: v for k, v in chosen.items() if k not in self.levels}}
-
 
     def select(self, only: Mapping[str, list[str]]) -> Selection:
         """Every column's levels, restricted to `only` (column -> levels);

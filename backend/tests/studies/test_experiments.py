@@ -77,7 +77,7 @@ def test_configurations_are_the_campaigns_named_by_their_levels_without_running_
     assert listed[1].to_dict() == {
         "experiment": "single", "levels": {"experiment": "single", "cc": "cubic", "size": "3 MB", "second": ""},
         "overrides": {"flows.0": {"transport": "tcp", "cc": "cubic", "hystart": False, "size_bytes": 1000000},
-                      "flows.0.size_bytes": 3000000}}
+                      "flows.0.size_bytes": 3000000}, "iterations": 3}
     # A selection and the smoke run narrow them as they narrow the campaign; an empty selection is no error here.
     assert len(configurations(study, only={"size": ["3 MB"]})) == 3 + 4
     assert [entry.levels for entry in configurations(study, quick=True)] == [
@@ -161,19 +161,28 @@ FLOWS = [
     {"iteration": 0, "flow": 2, "group": 2, "direction": "upload", "goodput_mbps": 1.0, "download_time_s": 9.0,
      "latecomer": False, "short_beside_long": False, "link_utilisation_ratio": 0.5, "ack_frames_sent": None},
 ]
-RESULT = {"status": "done", "flows": FLOWS, "iterations": [{"iteration": 0, "flows": FLOWS, "jain_index": 0.8}]}
+RESULT = {"status": "done", "flows": FLOWS, "iterations": [{
+    "iteration": 0, "flows": FLOWS, "jain_index": 0.8,
+    "tcp_stack": {"server": {"loss_recoveries": 12, "dsack_undos": 3, "sack_reorders": None}},
+    "fec": {"forward": {"residual_loss": 0.01, "decoding_delay_ms": {"p50": 1.5, "p99": 42.0}}, "return": None}}]}
 
 
-@pytest.mark.parametrize(("metric", "value"), [
-    ("download_time_s", (8 + 2 + 9) / 3), ("goodput_mbps", (10 + 6 + 1) / 3), ("download_goodput_mbps", 8.0),
-    ("upload_goodput_mbps", 1.0), ("jain_index", 0.8), ("link_utilisation_ratio", 0.8),
-    ("latecomer_convergence_s", 12.0), ("short_flow_time_s", 2.0), ("ack_frames_sent", 300.0),
-    ("startup_s", None), ("retransmissions", None)])
-def test_a_metric_is_its_flows_field_filtered_and_aggregated(metric, value):
-    found = METRICS[metric].value(RESULT)
-    assert found == (pytest.approx(value) if value is not None else None)
+@pytest.mark.parametrize(("metric", "values"), [
+    ("download_time_s", [(8 + 2 + 9) / 3]), ("flow_download_time_s", [8.0, 2.0, 9.0]),
+    ("goodput_mbps", [(10 + 6 + 1) / 3]), ("download_goodput_mbps", [8.0]),
+    ("upload_goodput_mbps", [1.0]), ("jain_index", [0.8]), ("link_utilisation_ratio", [0.8]),
+    ("latecomer_convergence_s", [12.0]), ("short_flow_time_s", [2.0]), ("ack_frames_sent", [300.0]),
+    ("startup_s", []), ("retransmissions", []),
+    # Iteration fields by their dotted path: the sender's kernel counters, the forward tunnel's figures.
+    ("sender_loss_recoveries", [12.0]), ("sender_dsack_undos", [3.0]), ("sender_sack_reorders", []),
+    ("sender_rtos", []), ("fec_decoding_delay_p99_ms", [42.0]), ("fec_residual_loss_ratio", [0.01]),
+    ("satlink_lateness_p99_ms", [])])
+def test_a_metric_is_its_flows_field_filtered_and_aggregated(metric, values):
+    assert METRICS[metric].values(RESULT) == pytest.approx(values)
 
 
 def test_a_metric_of_a_run_without_iterations_or_flows_is_none():
-    assert METRICS["jain_index"].value({"flows": []}) is None
-    assert METRICS["download_goodput_mbps"].value({"flows": [FLOWS[2]]}) is None
+    assert METRICS["jain_index"].values({"flows": []}) == []
+    assert METRICS["download_goodput_mbps"].values({"flows": [FLOWS[2]]}) == []
+    assert METRICS["flow_download_time_s"].values({"flows": [*FLOWS, {"iteration": 0, "flow": 3}]}) == []
+    assert METRICS["fec_decoding_delay_p99_ms"].values({"iterations": [{"fec": None}]}) == []

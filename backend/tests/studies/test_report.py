@@ -1,29 +1,57 @@
 """A study's report on stored results: medians, IQR and n beside the
-published figures, bands, and the conclusion checks."""
+published figures (and the standard deviations the study gives), pooled
+per-flow figures, bands, the conclusion checks with their reasons, and the
+recipe's explanations."""
 
 import csv
 import io
+import statistics
+from collections.abc import Callable, Mapping
 
 import pytest
 
 from satlab.engine.summary import jain_index
 from satlab.service.store import Store
-from satlab.studies import campaign, format_markdown, load_study, make_report, report_csv
+from satlab.studies import campaign, format_markdown, format_report, load_study, make_report, report_csv
 from satlab.studies.report import run_diagnostics, spread
 from tests.conftest import LABS
 from tests.studies.toy import write_toy
 from tests.test_store import PROVENANCE
 
 STUDY = load_study(LABS / "studies" / "petrou2022")
+Levels = Mapping[str, str]
 PUBLISHED = {tuple(figure.configuration.values()): figure.value for figure in STUDY.published
              if figure.statistic == "median"}
 
 
-def store_study_run(store: Store, campaign_id: str, value_of, iterations: int = 3, quick: bool = False,
-                    fail: int | None = None) -> None:
-    """A study run of the 1-flow, no-Wi-Fi matrix whose runs took value_of(levels, iteration) seconds;
-    item `fail` failed before any flow."""
-    spec, items = campaign(STUDY, only={"wifi": ["none"], "flows": ["1"]}, iterations=iterations)
+def one_flow(levels: Levels) -> float:
+    """The study's single-flow figure of the same channel, transport and tunnel (its own where published)."""
+    return PUBLISHED[("one-flow", levels["channel"], "none", levels["transport"], "1", levels["tunnel"])]
+
+
+def study_like(levels: Levels) -> float:
+    """A figure of each configuration that follows the study's conclusions: the published one where there
+    is one; five flows each take five times one flow's time, and through S(5,100) or S(2,100) on a lossy
+    channel 5 % more than on the ideal path; Wi-Fi makes CUBIC without FEC 30 % slower (S(2,100) repairs
+    it); lighter FEC costs BBR as little as S(10,100)."""
+    key = tuple(levels.values())
+    if key in PUBLISHED:
+        return PUBLISHED[key]
+    if levels["experiment"] == "bbr-light-fec":
+        return one_flow({**levels, "tunnel": "S(10,100)"})
+    if levels["flows"] == "5":
+        repaired = levels["tunnel"] in ("S(5,100)", "S(2,100)") and levels["channel"] != "ideal"
+        return 5 * (1.05 * one_flow({**levels, "channel": "ideal"}) if repaired else one_flow(levels))
+    slower = 1.3 if levels["wifi"] == "1%" and levels["transport"] == "tcp-cubic" and levels["tunnel"] == "none" else 1
+    return one_flow(levels) * slower
+
+
+def store_study_run(store: Store, campaign_id: str, value_of: Callable[[Levels, int, int], float],
+                    iterations: int | None = 3, quick: bool = False, fail: int | None = None,
+                    only: dict[str, list[str]] | None = None) -> None:
+    """A study run (of the one-flow experiment unless `only` says) whose flows took value_of(levels,
+    iteration, flow) seconds; item `fail` failed before any flow."""
+    spec, items = campaign(STUDY, only={"experiment": ["one-flow"]} if only is None else only, iterations=iterations)
     store.create_campaign(campaign_id, spec.name, spec.model_dump(mode="json"), [item.to_dict() for item in items],
                           STUDY.id, quick)
     for item in items:
@@ -34,11 +62,12 @@ def store_study_run(store: Store, campaign_id: str, value_of, iterations: int = 
                                       "iterations": []})
             store.set_item(campaign_id, item.item_index, "failed", run_id)
             continue
-        levels = tuple(STUDY.configuration_of(item.parameters).values())
-        flow = {"flow": 0, "group": 0, "transport": "tcp", "cc": "cubic", "bytes": 20971520,
-                "download_time_s": value_of(levels, item.iteration)}
-        store.finish_run(run_id, {"run_id": run_id, "status": "done", "error": None, "flows": [flow],
-                                  "iterations": [{"iteration": 0, "flows": [flow]}]})
+        levels = STUDY.configuration_of(item.parameters)
+        flows = [{"flow": index, "group": 0, "transport": "tcp", "cc": "cubic", "bytes": 20971520,
+                  "download_time_s": value_of(levels, item.iteration, index)}
+                 for index in range(item.scenario.flows[0].count)]
+        store.finish_run(run_id, {"run_id": run_id, "status": "done", "error": None, "flows": flows,
+                                  "iterations": [{"iteration": 0, "flows": flows}]})
         store.set_item(campaign_id, item.item_index, "done", run_id)
 
 
@@ -48,54 +77,141 @@ def store(tmp_path):
         yield opened
 
 
-def test_every_check_holds_on_the_published_figures(store):
+def row_of(report, **levels):
+    return next(row for row in report["rows"] if row["statistic"] == "median"
+                and all(row["configuration"][axis] == level for axis, level in levels.items()))
+
+
+def test_every_check_holds_on_figures_that_follow_the_study(store):
     # The checks state the study's own conclusions: its own medians must satisfy them.
-    store_study_run(store, "c1", lambda levels, iteration: PUBLISHED[levels] * (1 + 0.01 * (iteration - 1)))
+    store_study_run(store, "c1", lambda levels, iteration, flow: study_like(levels) * (1 + 0.01 * (iteration - 1)),
+                    only={})
     report = make_report(STUDY, store)
     assert [check["id"] for check in report["checks"] if check["holds"] is not True] == []
     medians = [row for row in report["rows"] if row["statistic"] == "median"]
     assert all(row["ratio"] == pytest.approx(1.0) and row["in_band"] for row in medians)
-    assert all(row["n"] == 3 for row in medians)
+    assert len(medians) == 27 and all(row["n"] == 3 for row in medians)
 
 
 def test_a_check_fails_when_satlab_disagrees(store):
-    def value(levels, iteration):
+    def value(levels, iteration, flow):
         # FEC makes BBR 20 % faster on the DVB channel: what the study says never happens.
-        faster = levels[0] == "dvb-train" and levels[2] == "picoquic-bbr" and levels[4] != "none"
-        return PUBLISHED[levels] * (0.8 if faster else 1.0)
+        faster = levels["channel"] == "dvb-train" and levels["transport"] == "picoquic-bbr" \
+            and levels["tunnel"] != "none"
+        return study_like(levels) * (0.8 if faster else 1.0)
     store_study_run(store, "c1", value)
     checks = {check["id"]: check for check in make_report(STUDY, store)["checks"]}
     assert checks["fec-never-helps-bbr"]["holds"] is False
     failing = [c for c in checks["fec-never-helps-bbr"]["comparisons"] if not c["holds"]]
     assert {c["numerator"]["channel"] for c in failing} == {"dvb-train"}
-    assert failing[0]["ratio"] == pytest.approx(0.8 * 23.67 / 23.56)
+    assert failing[0]["ratio"] == failing[0]["value"] == pytest.approx(0.8 * 23.67 / 23.56)
     assert checks["losses-hurt-cubic-dvb"]["holds"] is True
+    # A check of configurations this run did not measure is unknown, not failed.
+    assert checks["s5-enough-for-five-flows-dvb"]["holds"] is None
 
 
-def test_report_gives_median_iqr_and_n_and_marks_the_band(store):
+def test_a_check_carries_its_reason_and_a_failing_one_its_explanation(store):
+    # BBR 8 % faster through FEC on the DVB channel: fec-never-helps-bbr fails, as satlab's did.
+    def value(levels, iteration, flow):
+        faster = levels["channel"] == "dvb-train" and levels["transport"] == "picoquic-bbr" \
+            and levels["tunnel"] != "none"
+        return study_like(levels) * (0.92 if faster else 1.0)
+    store_study_run(store, "c1", value, iterations=1)
+    report = make_report(STUDY, store)
+    check = next(check for check in report["checks"] if check["id"] == "fec-never-helps-bbr")
+    assert check["reason"].startswith("The study's smallest ratio of BBR with FEC to BBR without is 1.00")
+    assert check["explanation"] == {
+        "text": "With picoquic 1.1.53's bbr1 slowing at the DVB outages, FEC that hides them makes it faster.",
+        "section": "4. picoquic's BBR: which BBR", "readme": "README.md#4-picoquics-bbr-which-bbr"}
+    markdown = format_markdown(report)
+    assert ("| **no**: With picoquic 1.1.53's bbr1 slowing at the DVB outages, FEC that hides them makes it "
+            "faster. ([4. picoquic's BBR: which BBR](README.md#4-picoquics-bbr-which-bbr)) |") in markdown
+    text = format_report(report)
+    assert "    bound: The study's smallest ratio of BBR with FEC to BBR without is 1.00" in text
+    assert "    why: With picoquic 1.1.53's bbr1 slowing at the DVB outages" in text
+
+
+def test_a_difference_check_bounds_seconds_not_ratios(store):
+    # picoquic's BBR 8 s slower than ideal on the DVB channel without FEC: beyond "a few seconds" (7 s).
+    def value(levels, iteration, flow):
+        if levels["transport"] == "picoquic-bbr" and levels["tunnel"] == "none" and levels["channel"] != "ideal":
+            return 17.38 + (8.0 if levels["channel"] == "dvb-train" else 2.0)
+        return study_like(levels)
+    store_study_run(store, "c1", value, iterations=1, only={"experiment": ["one-flow", "one-flow-wifi"]})
+    check = next(check for check in make_report(STUDY, store)["checks"] if check["id"] == "bbr-within-seconds-of-ideal")
+    assert check["compare"] == "difference" and check["at_most"] == 7
+    assert [(c["numerator"]["experiment"], c["numerator"]["channel"], c["value"], c["holds"])
+            for c in check["comparisons"]] == [
+        ("one-flow", "optical", pytest.approx(2.0), True), ("one-flow", "dvb-train", pytest.approx(8.0), False),
+        ("one-flow-wifi", "optical", pytest.approx(2.0), True),
+        ("one-flow-wifi", "dvb-train", pytest.approx(8.0), False)]
+    assert check["comparisons"][1]["ratio"] == pytest.approx(25.38 / 17.38)
+    assert check["holds"] is False
+
+
+def test_five_flows_pool_every_flows_download(store):
+    # Five flows per run, each its own sample: the median over runs x flows, not over the runs' means.
+    def value(levels, iteration, flow):
+        return 100.0 if flow == 4 else 20.0 + iteration
+    store_study_run(store, "c1", value, iterations=None, only={"experiment": ["five-flows"], "channel": ["ideal"],
+                                                               "transport": ["tcp-cubic"], "tunnel": ["none"]})
+    (entry,) = make_report(STUDY, store)["configurations"]
+    figures = entry["metrics"]["flow_download_time_s"]
+    # The study's five-flow experiments run 5 iterations: 25 downloads.
+    assert (figures["n"], figures["runs"]) == (25, 5)
+    assert figures["median"] == 23.0  # the runs' means, 36 + 0.8 x iteration, would give 37.6
+    assert figures["values"].count(100.0) == 5
+    assert entry["metrics"]["sender_dsack_undos"] == {**spread([]), "values": [], "runs": 0}
+
+
+def test_report_gives_the_studys_standard_deviation_beside_satlabs(store):
+    store_study_run(store, "c1", lambda levels, iteration, flow: study_like(levels) + 0.25 * iteration, iterations=4,
+                    only={"experiment": ["one-flow", "hystart", "no-fec-tunnel"], "channel": ["ideal"]})
+    report = make_report(STUDY, store)
+    row = row_of(report, experiment="one-flow", transport="tcp-cubic", tunnel="none")
+    assert (row["published_std"], row["satlab_std"]) == (0.34, pytest.approx(statistics.stdev([0, 0.25, 0.5, 0.75])))
+    assert row_of(report, experiment="hystart")["published_std"] == 3.81
+    assert row_of(report, experiment="one-flow", transport="tcp-cubic", tunnel="S(2,100)")["published_std"] is None
+    # The std rows are still there, reported and not judged.
+    spreads = [row for row in report["rows"] if row["statistic"] == "std"]
+    assert len(spreads) == 5 and all(row["in_band"] is None and row["published_std"] is None for row in spreads)
+    markdown = format_markdown(report)
+    assert "| n | sd published | sd satlab | ratio |" in markdown
+    assert ("| one-flow | ideal | none | tcp-cubic | 1 | none | flow_download_time_s | 17.84 | 18.21 [18.03–18.40] "
+            "| 4 | 0.34 | 0.32 | 1.02 | ±5 % | yes |") in markdown
+
+
+def test_report_gives_median_iqr_and_n_and_explains_a_row_out_of_band(store):
     # CUBIC on the optical channel without FEC takes 2x the published time: outside "within x1.5".
-    def value(levels, iteration):
-        slow = levels[:3] == ("optical", "none", "tcp-cubic") and levels[4] == "none"
-        return PUBLISHED[levels] * (2 if slow else 1) + iteration
+    def value(levels, iteration, flow):
+        slow = levels["channel"] == "optical" and levels["transport"] == "tcp-cubic" and levels["tunnel"] == "none"
+        return study_like(levels) * (2 if slow else 1) + iteration
     store_study_run(store, "c1", value, iterations=4)
-    row = next(row for row in make_report(STUDY, store)["rows"]
-               if tuple(row["configuration"].values()) == ("optical", "none", "tcp-cubic", "1", "none"))
-    assert (row["satlab"], row["q1"], row["q3"], row["n"]) == (182.84 + 1.5, 182.84 + 0.75, 182.84 + 2.25, 4)
+    report = make_report(STUDY, store)
+    row = row_of(report, channel="optical", transport="tcp-cubic", tunnel="none")
+    assert (row["satlab"], row["q1"], row["q3"], row["n"], row["runs"]) == (
+        182.84 + 1.5, 182.84 + 0.75, 182.84 + 2.25, 4, 4)
     assert row["ratio"] == pytest.approx((182.84 + 1.5) / 91.42)
     assert (row["band"], row["in_band"]) == ("within ×1.5 either way", False)
+    assert row["explanation"]["section"] == "The gaps, and the experiments that explain them"
+    assert row["explanation"]["readme"] == "README.md#the-gaps-and-the-experiments-that-explain-them"
+    markdown = format_markdown(report)
+    assert "| within ×1.5 either way | **no** (1) |" in markdown
+    assert "\n(1) Without FEC, CUBIC's time on a lossy channel depends on how the losses meet its flights" in markdown
+    # A row of a configuration no explanation selects has none.
+    assert row_of(report, channel="ideal", transport="tcp-cubic", tunnel="none")["explanation"] is None
 
 
 def test_report_counts_failed_runs_apart(store):
-    store_study_run(store, "c1", lambda levels, iteration: PUBLISHED[levels], fail=0)
-    row = next(row for row in make_report(STUDY, store)["rows"]
-               if tuple(row["configuration"].values()) == ("ideal", "none", "tcp-cubic", "1", "none"))
+    store_study_run(store, "c1", lambda levels, iteration, flow: study_like(levels), fail=0)
+    row = row_of(make_report(STUDY, store), channel="ideal", transport="tcp-cubic", tunnel="none")
     assert (row["n"], row["failed"]) == (2, 1)
 
 
 def test_report_prefers_full_runs_to_quick_ones(store):
-    store_study_run(store, "quick", lambda levels, iteration: 1.0, iterations=1, quick=True)
+    store_study_run(store, "quick", lambda levels, iteration, flow: 1.0, iterations=1, quick=True)
     assert make_report(STUDY, store)["quick"] is True
-    store_study_run(store, "full", lambda levels, iteration: PUBLISHED[levels], iterations=1)
+    store_study_run(store, "full", lambda levels, iteration, flow: study_like(levels), iterations=1)
     report = make_report(STUDY, store)
     assert (report["quick"], [c["campaign_id"] for c in report["campaigns"]]) == (False, ["full"])
     assert make_report(STUDY, store, ["quick"])["quick"] is True
@@ -104,12 +220,15 @@ def test_report_prefers_full_runs_to_quick_ones(store):
 
 
 def test_report_csv_names_its_units(store):
-    store_study_run(store, "c1", lambda levels, iteration: PUBLISHED[levels], iterations=1)
+    store_study_run(store, "c1", lambda levels, iteration, flow: study_like(levels), iterations=1)
     out = io.StringIO()
     report_csv(make_report(STUDY, store), out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-    assert {"published_download_time_s", "satlab_download_time_s", "q1_download_time_s"} <= set(rows[0])
-    assert (rows[0]["channel"], rows[0]["published_download_time_s"], rows[0]["in_band"]) == ("ideal", "17.84", "yes")
+    assert {"published_flow_download_time_s", "satlab_flow_download_time_s", "q1_flow_download_time_s",
+            "published_std_flow_download_time_s", "satlab_std_flow_download_time_s", "n", "runs"} <= set(rows[0])
+    assert (rows[0]["channel"], rows[0]["published_flow_download_time_s"], rows[0]["in_band"]) == (
+        "ideal", "17.84", "yes")
+    assert rows[0]["published_std_flow_download_time_s"] == "0.34"
     assert len(rows) == len(STUDY.published)
 
 
@@ -120,11 +239,15 @@ def test_spread_of_one_value_has_no_std():
 
 def test_run_diagnostics_tell_how_losses_met_the_flow():
     result = {"iterations": [{"link": {"forward": {"drops_channel": 58}},
-                              "tcp_stack": {"server": {"loss_recoveries": 20, "rtos": 4, "retransmitted_segments": 56}},
-                              "fec": {"forward": {"lost": 10, "recovered": 9, "residual_loss": 0.002}}}]}
+                              "tcp_stack": {"server": {"loss_recoveries": 20, "rtos": 4, "retransmitted_segments": 56,
+                                                       "dsack_undos": 3, "loss_undos": 0, "sack_reorders": 7}},
+                              "fec": {"forward": {"lost": 10, "recovered": 9, "residual_loss": 0.002,
+                                                  "decoding_delay_ms": {"p50": 1.0, "p99": 31.5}}}}]}
     assert run_diagnostics(result) == {"channel_drops": 58, "loss_recoveries": 20, "rtos": 4,
-                                       "retransmitted_segments": 56, "drops_per_loss_event": 58 / 24,
-                                       "fec_lost": 10, "fec_recovered": 9, "fec_residual_loss": 0.002}
+                                       "retransmitted_segments": 56, "dsack_undos": 3, "loss_undos": 0,
+                                       "sack_reorders": 7, "drops_per_loss_event": 58 / 24,
+                                       "fec_lost": 10, "fec_recovered": 9, "fec_residual_loss": 0.002,
+                                       "fec_decoding_delay_p99_ms": 31.5}
     assert run_diagnostics({"iterations": []}) == {}
 
 
@@ -162,9 +285,10 @@ def test_a_report_of_a_study_of_experiments_gives_each_metric_its_column(tmp_pat
     assert checks["bigger-takes-longer"]["holds"] is True
     assert [c["ratio"] for c in checks["bigger-takes-longer"]["comparisons"]] == [pytest.approx(3.5 / 1.5)] * 3
     # Without a denominator the bound is on the median itself.
-    assert [(c["denominator"], c["ratio"]) for c in checks["pairs-share"]["comparisons"]] == [
-        (None, pytest.approx(0.8))] * 4
-    assert checks["pairs-share"]["holds"] is True
+    assert [(c["denominator"], c["ratio"], c["value"]) for c in checks["pairs-share"]["comparisons"]] == [
+        (None, pytest.approx(0.8), pytest.approx(0.8))] * 4
+    assert (checks["pairs-share"]["holds"], checks["pairs-share"]["compare"]) == (True, "value")
+    assert checks["pairs-share"]["reason"] is None and checks["pairs-share"]["explanation"] is None
     out = io.StringIO()
     report_csv(report, out)
     header, *rows = list(csv.reader(io.StringIO(out.getvalue())))

@@ -54,6 +54,8 @@ class StudyConfigurationPublic(Public):
     experiment: str = Field(description="Its experiment's name; \"\" in a study without experiments.")
     levels: Configuration = Field(description="What names it, as reports and published figures do.")
     overrides: dict[str, Any] = Field(description="What it sets in the base scenario: dotted path -> value.")
+    iterations: int = Field(description="Its runs in the study run: its experiment's iterations (the quick "
+                                        "run's in quick_configurations).")
 
 
 class StudyPublic(Public):
@@ -84,8 +86,16 @@ class StudiesPublic(Public):
     count: int
 
 
+class Explanation(Public):
+    """The recipe's explanation of a figure out of its band or a check that fails."""
+    text: str = Field(description="One sentence.")
+    section: str = Field(description="The heading of the study's README section that says more.")
+    readme: str = Field(description="That section's link, relative to the study's folder: README.md#anchor.")
+
+
 class ReportRow(Public):
-    """One published figure beside satlab's (null where satlab has no value yet)."""
+    """One published figure beside satlab's (null where satlab has no value yet). Fields marked
+    "absent from older reports" are left out of reports made before they existed."""
     configuration: Configuration
     metric: str
     statistic: Statistic
@@ -94,12 +104,20 @@ class ReportRow(Public):
     satlab: float | None = Field(description="satlab's figure of the same statistic (its median for a median).")
     q1: float | None
     q3: float | None
-    n: int = Field(description="Runs that gave a value.")
+    n: int = Field(description="Values: the runs that gave one, or for a pooled metric (one value per flow) "
+                               "the flows of those runs.")
+    runs: int | None = Field(default=None, description="Runs that gave a value (absent from older reports).")
     failed: int
+    published_std: float | None = Field(default=None, description="Beside a median: the standard deviation the "
+                                                                  "study gives for it (absent from older reports).")
+    satlab_std: float | None = Field(default=None, description="Beside a median: the sample standard deviation "
+                                                               "of satlab's values (absent from older reports).")
     ratio: float | None = Field(description="satlab / published.")
     band: str | None = Field(description="The band a median must be in; null for other statistics.")
     band_reason: str | None
     in_band: bool | None
+    explanation: Explanation | None = Field(default=None, description="The recipe's, where one selects this "
+                                                                       "configuration (absent from older reports).")
 
 
 class MetricFigures(Public):
@@ -112,6 +130,8 @@ class MetricFigures(Public):
     std: float | None
     min: float | None
     max: float | None
+    runs: int | None = Field(default=None, description="Runs that gave the values; fewer than n for a pooled "
+                                                       "metric (absent from older reports).")
 
 
 class ReportConfiguration(Public):
@@ -140,19 +160,30 @@ class CheckComparison(Public):
     numerator_median: float | None
     denominator_median: float | None
     ratio: float | None
+    difference: float | None = Field(default=None, description="Numerator's median minus the denominator's "
+                                                               "(absent from older reports).")
+    value: float | None = Field(default=None, description="What the bounds apply to: the ratio, the difference "
+                                                          "or the median, as the check's `compare` says (absent "
+                                                          "from older reports).")
     holds: bool | None = Field(description="null: a median is missing.")
 
 
 class ReportCheck(Public):
-    """One of the study's conclusions: every comparison's ratio of medians
-    (without a denominator, the median itself) must be >= at_least and <= at_most."""
+    """One of the study's conclusions: every comparison's ratio of medians,
+    or their difference (`compare`), or without a denominator the median
+    itself, must be >= at_least and <= at_most."""
     id: str
     statement: str
+    reason: str | None = Field(default=None, description="Where the bounds come from (absent from older reports).")
+    compare: Literal["ratio", "difference", "value"] | None = Field(
+        default=None, description="What the bounds apply to: the medians' ratio, their difference (in the "
+                                  "metric's unit), or the numerator's median (absent from older reports).")
     metric: str
     at_least: float | None
     at_most: float | None
     holds: bool | None
     comparisons: list[CheckComparison]
+    explanation: Explanation | None = Field(default=None, description="The recipe's (absent from older reports).")
 
 
 class ReportCampaign(Public):
