@@ -216,3 +216,12 @@ def test_an_end_to_end_tunnel_ends_on_the_client_and_the_server_which_address_ea
     # The tunnel's outer datagrams cross the LAN whole: it keeps the path MTU.
     assert (satellite.lan.mtu, end_to_end.lan.mtu) == (satellite.access_mtu, 1500)
     assert satellite.access_mtu < 1500
+
+
+def test_make_plan_sets_the_scenarios_tcp_stack_in_every_namespace():
+    plan = make_plan(optical("tcp_stack={dsack: false, recovery: 0, max_reordering: 3}"), "a1b2c3")
+    wanted = {"net.ipv4.tcp_dsack": "0", "net.ipv4.tcp_recovery": "0", "net.ipv4.tcp_max_reordering": "3"}
+    assert all(wanted.items() <= plan.sysctls[role].items() for role in plan.namespaces)
+    # What the scenario leaves out stays the kernel's: no key at all.
+    assert "net.ipv4.tcp_sack" not in plan.sysctls["server"]
+    assert not any(key in make_plan(optical(), "a1b2c3").sysctls["server"] for key in wanted)

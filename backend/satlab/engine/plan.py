@@ -403,6 +403,8 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
            "net.ipv6.conf.all.disable_ipv6": "1",
            "net.ipv6.conf.default.disable_ipv6": "1"}
     forwarding = {"net.ipv4.ip_forward": "1"}
+    # The scenario's TCP loss recovery in every namespace: wherever TCP ends (the hosts, a PEP).
+    tcp.update(scenario.tcp_stack.sysctls() if scenario.tcp_stack is not None else {})
     sysctls = {role: dict(tcp, **(forwarding if role in ("terminal", "gateway") else {}),
                           **pep_sysctls(scenario.pep, role)) for role in ROLES}
 

@@ -6,6 +6,14 @@ counters count that iteration only.
   event that the ACK clock survived;
 - rtos: retransmission timeouts: a whole flight lost (or its ACKs), so that
   nothing came back to trigger a fast retransmit;
+- dsack_undos: recoveries undone because DSACKs showed every retransmission
+  of the episode spurious (the packets had been late, not lost);
+- loss_undos: timeouts' window reductions undone the same way;
+- full_undos, partial_undos: recoveries undone by timestamps or DSACKs,
+  wholly or in part;
+- sack_reorders: reordering detected from SACKs (each may raise the
+  connection's reordering degree, scenario.TcpStack's max_reordering the
+  bound); dsacks_received: DSACK blocks that came back;
 - tail_loss_probes, spurious_rtos, lost_retransmits, retransmitted_segments,
   sent_segments: as the kernel counts them (include/uapi/linux/snmp.h).
 """
@@ -18,6 +26,12 @@ from satlab.engine import process
 COUNTERS = {
     "loss_recoveries": [("netstat", "TcpExt", "TCPSackRecovery"), ("netstat", "TcpExt", "TCPRenoRecovery")],
     "rtos": [("netstat", "TcpExt", "TCPTimeouts")],
+    "dsack_undos": [("netstat", "TcpExt", "TCPDSACKUndo")],
+    "loss_undos": [("netstat", "TcpExt", "TCPLossUndo")],
+    "full_undos": [("netstat", "TcpExt", "TCPFullUndo")],
+    "partial_undos": [("netstat", "TcpExt", "TCPPartialUndo")],
+    "sack_reorders": [("netstat", "TcpExt", "TCPSACKReorder")],
+    "dsacks_received": [("netstat", "TcpExt", "TCPDSACKRecv")],
     "tail_loss_probes": [("netstat", "TcpExt", "TCPLossProbes")],
     "spurious_rtos": [("netstat", "TcpExt", "TCPSpuriousRTOs")],
     "lost_retransmits": [("netstat", "TcpExt", "TCPLostRetransmit")],

@@ -5,6 +5,7 @@ an API request describes, validated before anything touches the system.
     channels.py        the channel models (how a link loses packets)
     satellite_path.py  the path: each direction's bottleneck, the LAN, the link backend
     pep.py             the split-TCP PEP: where it runs, each segment's settings
+    tcp_stack.py       the hosts' TCP loss recovery settings (SACK, DSACK, RACK, reordering)
     models.py          the tunnel, the flows, cross traffic, the Scenario itself
     capture.py         what a run keeps: qlogs, TLS key logs, packet captures, and their cap
     errors.py          ScenarioError and how a refusal reads (describe, shorten)
@@ -58,6 +59,7 @@ from satlab.scenario.satellite_path import (
     RateTrace,
     SatellitePath,
 )
+from satlab.scenario.tcp_stack import TcpStack
 from satlab.scenario.traces import file_problem, step_trace_problem, trace_problem
 from satlab.scenario.validation import check_depth, load, validate
 from satlab.scenario.yaml import parse_yaml
@@ -71,7 +73,7 @@ __all__ = [
     "TUNNEL_MAX_SYMBOL_BYTES", "TUNNEL_MIN_SYMBOL_BYTES", "Aqm", "Bernoulli", "Buffer", "Channel", "CrossTraffic",
     "DelayBin", "DelayVariation", "Direction", "FlowControl", "FlowGroup", "GilbertElliottPacket",
     "GilbertElliottTime", "Lan", "Outage", "Perfect", "Probability", "RateTrace", "SatellitePath", "Scenario",
-    "ScenarioError", "Seed", "Strict", "Trace", "Tunnel", "apply_override", "check_depth", "describe",
+    "ScenarioError", "Seed", "Strict", "TcpStack", "Trace", "Tunnel", "apply_override", "check_depth", "describe",
     "field_error", "file_problem", "load", "parse_yaml", "set_path", "short_field", "shorten",
     "step_trace_problem", "trace_problem", "validate",
 ]

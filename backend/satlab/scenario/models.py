@@ -22,6 +22,7 @@ from satlab.scenario.channels import Channel, Trace
 from satlab.scenario.errors import shorten
 from satlab.scenario.pep import Pep
 from satlab.scenario.satellite_path import DelayVariation, RateTrace, SatellitePath
+from satlab.scenario.tcp_stack import TcpStack
 from satlab.transports import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES, TRANSPORTS
 
 MAX_SIZE_BYTES = 10 << 30  # a 10 GiB download takes over 2 hours at 12 Mbit/s
@@ -204,6 +205,8 @@ class Scenario(Strict):
     # ends. None: 4 x (BDP + bottleneck queue), so that no window limits a
     # flow; a study's hosts may have set their own (Claypool et al.: 60 MB).
     tcp_buffer_bytes: int | None = Field(default=None, ge=64 << 10, le=1 << 30)
+    # The hosts' TCP loss recovery (SACK, DSACK, RACK, reordering; scenario/tcp_stack.py); None: the kernel's.
+    tcp_stack: TcpStack | None = None
     capture: Capture = Field(default_factory=Capture)  # what the run keeps: qlogs, key logs, packet captures
 
     @model_validator(mode="after")
