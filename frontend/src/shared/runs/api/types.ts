@@ -106,6 +106,23 @@ export interface FlowSummary {
   /** Null for a latecomer: it never converged. */
   latecomer_convergence_s?: number | null;
   short_beside_long?: boolean;
+  /** A download's first packet to its first byte of data (picoquic; TCP on the client's wire). */
+  time_to_first_byte_ms?: number | null;
+  /**
+   * Through a split-TCP PEP (backend/satlab/engine/pep/metrics.py): each segment's sender's bytes and
+   * retransmissions (client, satellite, server; no client segment with a gateway PEP alone), and
+   * the bytes each PEP's pipe of the data's direction held at most.
+   */
+  pep_mode?: 'gateway' | 'distributed';
+  pep_connections?: number;
+  pep_client_bytes?: number | null;
+  pep_client_retransmissions?: number | null;
+  pep_satellite_bytes?: number | null;
+  pep_satellite_retransmissions?: number | null;
+  pep_server_bytes?: number | null;
+  pep_server_retransmissions?: number | null;
+  pep_terminal_pipe_peak_bytes?: number | null;
+  pep_gateway_pipe_peak_bytes?: number | null;
   error: string | null;
 }
 

@@ -22,6 +22,8 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
   const manyIterations = result.iterations.length > 1;
   const withErrors = result.flows.some((flow) => flow.error !== null);
   const fairness = result.iterations.filter((iteration) => iteration.jain_index !== null);
+  const withFirstByte = result.flows.some((flow) => flow.time_to_first_byte_ms != null);
+  const throughPep = result.flows.filter((flow) => flow.pep_mode !== undefined);
   const fec = result.iterations.flatMap((iteration) =>
     (['forward', 'return'] as const).flatMap((direction) => {
       const counters = iteration.fec?.[direction];
@@ -55,6 +57,7 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
               <HeaderCell label="Direction" help={glossary.direction} />
               <th scope="col">Received, bytes</th>
               <HeaderCell label="Download time, s" help={glossary.downloadTime} />
+              {withFirstByte && <HeaderCell label="Time to first byte, ms" help={glossary.timeToFirstByte} />}
               <HeaderCell label="Goodput, Mbit/s" help={glossary.goodput} />
               <HeaderCell label="Retransmissions, packets" help={glossary.retransmissions} />
               <HeaderCell label="Mean RTT, ms" help={glossary.rtt} />
@@ -82,6 +85,7 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
                 <td>{flow.direction}</td>
                 <td>{flow.bytes?.toLocaleString('en') ?? '–'}</td>
                 <td>{formatNumber(flow.download_time_s, 3)}</td>
+                {withFirstByte && <td>{formatNumber(flow.time_to_first_byte_ms, 1)}</td>}
                 <td>{formatNumber(flow.goodput_mbps, 3)}</td>
                 <td>{flow.retransmissions ?? '–'}</td>
                 <td>{formatNumber(flow.mean_rtt_ms, 1)}</td>
@@ -102,6 +106,47 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
           </tbody>
         </table>
       </div>
+      {throughPep.length > 0 && (
+        <>
+          <h3 id={`${id}-pep`}>Through the split-TCP PEP</h3>
+          <div className="table-scroll">
+            <table className="results" aria-labelledby={`${id}-pep`}>
+              <thead>
+                <tr>
+                  {manyIterations && <th scope="col">Iteration</th>}
+                  <th scope="col">Flow</th>
+                  <HeaderCell label="Connections split" help={glossary.pepSegments} />
+                  {(['client', 'satellite', 'server'] as const).map((segment) => (
+                    <HeaderCell key={segment} label={`${segment} segment: bytes / retransmissions`} help={glossary.pepSegments} />
+                  ))}
+                  <HeaderCell label="Terminal PEP pipe peak, bytes" help={glossary.pepPipe} />
+                  <HeaderCell label="Gateway PEP pipe peak, bytes" help={glossary.pepPipe} />
+                </tr>
+              </thead>
+              <tbody>
+                {throughPep.map((flow) => (
+                  <tr key={`${flow.iteration}/${flow.flow}`}>
+                    {manyIterations && <td>{flow.iteration}</td>}
+                    <th scope="row">flow {flow.flow}</th>
+                    <td>{flow.pep_connections ?? '–'}</td>
+                    {([
+                      [flow.pep_client_bytes, flow.pep_client_retransmissions],
+                      [flow.pep_satellite_bytes, flow.pep_satellite_retransmissions],
+                      [flow.pep_server_bytes, flow.pep_server_retransmissions],
+                    ] as const).map(([bytes, retransmissions], index) => (
+                      <td key={index}>
+                        {bytes?.toLocaleString('en') ?? '–'} / {retransmissions ?? '–'}
+                      </td>
+                    ))}
+                    <td>{flow.pep_terminal_pipe_peak_bytes?.toLocaleString('en') ?? '–'}</td>
+                    <td>{flow.pep_gateway_pipe_peak_bytes?.toLocaleString('en') ?? '–'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
       {fec.length > 0 && (
         <>
           <h3 id={`${id}-fec`}>FEC tunnel</h3>

@@ -24,6 +24,12 @@ export const glossary = {
   convergence:
     'For a flow that started after another of its direction: from its start until its goodput, over 4 base round trips, stays within 20 % of its fair share (the bottleneck rate over the flows active then) to the end of their overlap; “never” if it does not.',
   role: 'Latecomer: it started after another flow of its direction. Short beside long: a transfer of a fixed size while a flow of another group ran for its whole life (its download time is the mouse’s completion time).',
+  timeToFirstByte:
+    'A download’s first packet (the SYN, or QUIC’s Initial) to the first byte of data reaching the client. End to end, two round trips; a split-TCP PEP with Fast Open saves one, QUIC’s 0-RTT too.',
+  pepSegments:
+    'A split-TCP PEP cuts the connection in segments (client–terminal PEP, across the satellite between the PEPs, gateway PEP–server), each with its own handshake, window and loss recovery. Per segment: the bytes its sender got acknowledged and the packets it sent again.',
+  pepPipe:
+    'The most bytes a PEP held between its two connections for the flow, in the direction of the data: they pile up in front of the slower segment.',
   jain: 'Jain’s fairness index over the flows’ goodputs, (Σx)² / (n·Σx²): 1 when every flow gets the same, 1/n when one flow takes everything.',
   queue: 'Bytes waiting in the satellite link’s drop-tail buffer, per direction. A full buffer drops packets: congestion.',
   drops: 'Packets the forward link dropped, from the start: “buffer full” is congestion (the queue overflowed), “channel” the link’s own losses (the channel model).',
