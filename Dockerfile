@@ -4,7 +4,7 @@
 # the image builds what CI builds and tests; tests/compose checks that they
 # stay the same.
 
-# The native tools satlink and swf-tunnel (make build-native).
+# The native tools satlink, swf-tunnel and satlab-pep (make build-native).
 FROM debian:bookworm AS native
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends build-essential cmake ninja-build libssl-dev \
@@ -38,17 +38,19 @@ RUN cd frontend && npm run build
 
 # The backend on Python 3.12 (aiopquic needs it; Debian 12 has 3.11) with what
 # its runs call: ip and ss (iproute2), sysctl (procps), modinfo (kmod, to
-# detect sch_netem), iperf3, openssl (QUIC certificates) and ngtcp2's programs.
+# detect sch_netem), iperf3, openssl (QUIC certificates), ngtcp2's programs and
+# iptables (a split-TCP PEP's TPROXY rules, in the runs' own namespaces).
 FROM python:3.12-slim-bookworm
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      iperf3 iproute2 procps kmod openssl ngtcp2-client ngtcp2-server \
+      iperf3 iproute2 procps kmod openssl ngtcp2-client ngtcp2-server iptables \
  && rm -rf /var/lib/apt/lists/*
 COPY backend /tmp/backend
 # pip's downloads stay in BuildKit's cache, not in the image: a change of the
 # backend reinstalls its dependencies without fetching them again.
 RUN --mount=type=cache,target=/root/.cache/pip pip install --disable-pip-version-check /tmp/backend && rm -rf /tmp/backend
-COPY --from=native /src/build/codec/tools/satlink /src/build/codec/tools/swf-tunnel /opt/satlab/tools/
+COPY --from=native /src/build/codec/tools/satlink /src/build/codec/tools/swf-tunnel \
+     /src/build/codec/tools/satlab-pep /opt/satlab/tools/
 COPY --from=web /src/frontend/dist /opt/satlab/frontend
 COPY labs /opt/satlab/labs
 RUN mkdir -p /var/lib/satlab

@@ -35,7 +35,7 @@ from satlab.engine.host import HYSTART
 
 REPO = Path(__file__).resolve().parents[2]
 SERVICE = "satlab"
-TOOLS = ("satlink", "swf-tunnel")
+TOOLS = ("satlink", "swf-tunnel", "satlab-pep")
 
 
 @dataclass
