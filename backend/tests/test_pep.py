@@ -6,6 +6,7 @@ run that succeeds, fails, is cancelled or whose backend is killed."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -15,10 +16,14 @@ import pytest
 
 from satlab.engine import runner, topology
 from satlab.scenario import load
+from satlab.tools import TOOLS_DIR
 from tests.conftest import LABS
 from tests.isolation import isolated
 
-pytestmark = pytest.mark.needs_root
+pytestmark = [pytest.mark.needs_root,
+              pytest.mark.skipif(not (TOOLS_DIR / "satlab-pep").exists(),
+                                 reason=f"needs {TOOLS_DIR / 'satlab-pep'}: build the codec"),
+              pytest.mark.skipif(shutil.which("iptables") is None, reason="needs iptables (the PEP's interception)")]
 
 RTT_MS = 500  # geo-ideal: 250 ms each way
 # What the loaded 2-core host may add to a time measured on the wire.
