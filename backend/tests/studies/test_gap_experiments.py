@@ -5,9 +5,11 @@ runnable: each expands to valid scenarios whose trace files exist."""
 from pathlib import Path
 
 import pytest
+import yaml
 
 from satlab.scenario import file_problem
 from satlab.service.campaign import load_campaign
+from satlab.studies import load_study
 from tests.conftest import LABS
 
 EXPERIMENTS = sorted(LABS.glob("studies/*/experiments/*.yaml"))
@@ -28,3 +30,27 @@ def test_an_experiment_expands_to_valid_runs_named_after_it(file: Path):
         for where, part in item.scenario.files():
             assert part.file is not None and part.file.is_file(), f"{where}.file: {part.file} is missing"
             assert file_problem(part) is None, f"{where}.file: {file_problem(part)}"
+
+
+def _matrix(study: str, name: str) -> dict:
+    return yaml.safe_load((LABS / "studies" / study / "experiments" / name).read_text())["matrix"]
+
+
+def test_the_hypotheses_run_the_recipes_channels_and_tunnel():
+    # One truth for each channel: an experiment about a gap runs the channel and tunnel the recipe runs.
+    levels = {name: axis.levels for name, axis in load_study(LABS / "studies" / "petrou2022").spec.axes.items()}
+    recipe_channels = [levels["channel"]["optical"], levels["channel"]["dvb-train"]]
+    for name in ("h1-late-repairs-reordering.yaml", "h6-host-alone.yaml", "h6-host-concurrent.yaml"):
+        matrix = _matrix("petrou2022", name)
+        assert matrix["path.forward.channel"] == recipe_channels, name
+        assert matrix["tunnel"] == [None, levels["tunnel"]["S(10,100)"]], name
+    assert _matrix("petrou2022", "h6-host-alone.yaml") == _matrix("petrou2022", "h6-host-concurrent.yaml")
+
+
+def test_the_claypool_experiment_runs_geo_viasats_forward_link_and_its_constant_median():
+    lab = yaml.safe_load((LABS / "geo-viasat.yaml").read_text())["path"]["forward"]
+    variable, constant = _matrix("claypool2021", "power-hystart-delay.yaml")["path.forward"]
+    assert variable == lab
+    # The median RTT, 597 ms, as a constant: the floor plus the median of the extra delay (37 ms).
+    assert constant == {key: value for key, value in lab.items() if key != "delay_variation"} | {
+        "delay_ms": lab["delay_ms"] + 37}
