@@ -163,7 +163,10 @@ swf_status swf_encoder_build_repair(swf_encoder *encoder, uint8_t *out, swf_repa
  * and rebuilds each lost source symbol as soon as the symbols received so far
  * determine it (the reduced row-echelon form of the received equations is
  * kept up to date). Memory is bounded by the window: the decoder keeps the
- * last `window_capacity` ESIs; older unknowns are given up and counted.
+ * last `window_capacity` ESIs rounded up to a power of two (its ring of slots)
+ * behind the newest ESI it has heard of; an unknown that falls out of them is
+ * given up and counted. ESIs the window jumps over, and those before the first
+ * one heard of, were never held and are not counted.
  */
 
 typedef struct swf_decoder swf_decoder;
@@ -171,7 +174,8 @@ typedef struct swf_decoder swf_decoder;
 typedef struct swf_decoder_config {
 	uint32_t symbol_bytes; /* 1..65535 */
 	uint16_t max_window;   /* the largest NSS accepted, 1..4095 (e.g. z) */
-	/* ESIs kept behind the newest one, >= max_window; 0 picks 2 * max_window.
+	/* ESIs kept behind the newest one, >= max_window, rounded up to a power of
+	 * two; 0 picks 2 * max_window (so 2z rounded up: 32 for z = 9).
 	 * Repairs whose window reaches further back are of no use; sources
 	 * arriving later than this are ignored. */
 	uint32_t window_capacity;

@@ -64,7 +64,7 @@ test('keeps the lab in the URL: a shared link reopens the same run', async ({ pa
   );
   expect(lost).toBeGreaterThan(0);
   expect(rebuilt + missing + givenUp).toBe(lost);
-  const verdict = missing + givenUp === 0 ? 'The receiver holds the original image' : 'The receiver does not hold the whole image yet';
+  const verdict = missing + givenUp === 0 ? 'The receiver holds the original image' : 'The run is over: the receiver lacks';
   await expect(page.getByText(verdict)).toBeVisible();
   await page.screenshot({ path: 'test-output/fec-lab-image.png', fullPage: true });
 });
@@ -115,7 +115,9 @@ test('a finished run says what stays lost, never that it waits for more; the log
     const now = Number(await counter(page, 'Given up').textContent());
     if (now > givenUp) {
       // The packet that made the decoder give a source up says so.
-      await expect(log.getByRole('listitem').first()).toContainText(/the decoder gave up sources? [\d, ]+, now more than 2 × z ESIs behind: lost for good/);
+      await expect(log.getByRole('listitem').first()).toContainText(
+        /the decoder gave up sources? [\d, ]+: it heard of ESI \d+, and keeps only the last 32 ESIs: lost for good/,
+      );
       givenUp = now;
     }
   }
@@ -183,13 +185,58 @@ test('an image run to the end keeps the page width, and a long run keeps the tim
   expect(smallest).toBeGreaterThanOrEqual(14);
 });
 
-test('explains the counters on hover and focus: given up is 2 × z behind, not z', async ({ page }) => {
+test('explains the counters on hover and focus: given up is the decoder\'s window behind, 2 × z rounded up to a power of two', async ({ page }) => {
   await page.goto('./?lab=fec');
-  await expect(page.getByRole('group', { name: 'Given up', exact: true })).toHaveAccessibleDescription(/keeps the last 2 × z = 18 ESIs \(not z\)/);
+  const rule = /holds the last 32 ESIs \(2 × z = 18, rounded up to a power of two\) behind the newest it heard of/;
+  await expect(page.getByRole('group', { name: 'Given up', exact: true })).toHaveAccessibleDescription(rule);
+  await expect(page.getByRole('list', { name: 'Legend' })).toContainText('Given up: 32 or more ESIs behind the newest the decoder heard of');
   await page.getByRole('button', { name: 'About Decoding delay, mean' }).focus();
   await expect(page.getByRole('tooltip')).toHaveText(/From the moment a lost source was sent/);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('tooltip')).toHaveCount(0);
   await page.getByRole('button', { name: 'About Residual loss' }).hover();
   await expect(page.getByRole('tooltip')).toHaveText(/neither received nor rebuilt/);
+});
+
+test('the decoder panel says as many stay lost as the counters and the payload show missing', async ({ page }) => {
+  // Issue 18: S(5,100) at 15 % loss once said "4 unknowns, 2 independent equations … so 2 sources
+  // stay lost" while 4 were missing.
+  await page.goto('./?lab=fec&k=5&z=100&kind=bernoulli&loss=0.15&seed=35');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByText(/· finished/)).toBeVisible();
+  const missing = Number(await counter(page, 'Still missing').textContent());
+  expect(missing).toBeGreaterThan(1);
+  const panel = page.getByRole('region', { name: 'Decoder equations' });
+  await expect(panel.locator('.equations-summary')).toContainText(new RegExp(`^${missing} unknowns \\(([\\d, ]+)\\), .*so all ${missing} stay lost\\.`));
+  const lacking = (await page.getByText(/^The run is over: the receiver lacks/).textContent())?.match(/sources? ([\d, ]+), and/)?.[1];
+  const unknowns = (await panel.locator('.equations-summary').textContent())?.match(/unknowns \(([\d, ]+)\)/)?.[1];
+  expect(unknowns).toBe(lacking);
+});
+
+test('before the first packet the receiver is not said to miss anything', async ({ page }) => {
+  await page.goto('./?lab=fec');
+  const verdict = page.getByText('Nothing is sent yet: press Step or Play to send the text.');
+  await expect(verdict).toBeVisible();
+  const [colour, lostColour] = await verdict.evaluate((node) => [
+    getComputedStyle(node).color,
+    getComputedStyle(document.documentElement).getPropertyValue('--lost'),
+  ]);
+  expect(colour).not.toBe(lostColour.trim());
+  await expect(page.locator('main')).not.toContainText('does not hold');
+});
+
+test('after Run to end the time line shows the burst, not the end of the run', async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // Sheet 1 step 2: a 5 ms outage from 10 ms on, packets 10 to 14 lost of 53.
+  await page.goto('./?lab=fec&k=3&z=9&symbolBytes=4&kind=outage&periodMs=100&durationMs=5&phaseMs=10&jitterMs=0&packetMs=1');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByText(/· finished/)).toBeVisible();
+  const scroller = page.locator('.timeline-scroll');
+  const [scrollLeft, visibleWidth] = await scroller.evaluate((node) => [
+    node.scrollLeft,
+    node.clientWidth - (node.querySelector('.timeline-labels') as HTMLElement).offsetWidth,
+  ]);
+  // Packets are 34 px apart: the lost ones, 10 to 14, lie within the visible part of the box.
+  expect(scrollLeft).toBeLessThanOrEqual(10 * 34);
+  expect(scrollLeft + visibleWidth).toBeGreaterThanOrEqual(15 * 34);
 });

@@ -42,6 +42,15 @@ for (const screen of screens) {
       await expectUsable('the time line', page.getByRole('img', { name: /^Time line:/ }));
       await expectUsable('the settings', page.getByRole('form', { name: 'FEC lab settings' }).getByLabel('k, sources per repair'));
       await expectNoSidewaysScroll(page);
+      // On a narrow screen the controls and the time line come before the settings, in the first screen.
+      if (screen.viewport.width <= 900) {
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const top = async (locator: ReturnType<Page['getByRole']>) => (await locator.boundingBox())?.y ?? Infinity;
+        const stepTop = await top(page.getByRole('button', { name: 'Step' }));
+        expect(stepTop).toBeLessThan(await top(page.getByRole('form', { name: 'FEC lab settings' })));
+        expect(stepTop).toBeLessThan((screen.viewport.height * 2) / 3);
+        expect(await top(page.getByRole('img', { name: /^Time line:/ }))).toBeLessThan(screen.viewport.height);
+      }
       await page.screenshot({ path: `test-output/layout-fec-${screen.viewport.width}.png`, fullPage: true });
     });
 

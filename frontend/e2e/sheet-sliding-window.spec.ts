@@ -40,6 +40,14 @@ test('the sliding window, and why bursts are hard', async ({ page }) => {
   await expect(counter(burst, 'Lost')).toHaveText('5');
   await expect(counter(burst, 'Sources lost')).toHaveText('4');
   await expect(counter(burst, 'Rebuilt')).toHaveText('0');
+  // The stream ends at ESI 39, less than the decoder's 32 ESIs past the burst: nothing is given up,
+  // all 4 stay missing, and the decoder's panel says so with the counters.
+  await expect(counter(burst, 'Still missing')).toHaveText('4');
+  await expect(counter(burst, 'Given up')).toHaveText('0');
+  await expect(burst.locator('.equations-summary')).toHaveText(
+    '4 unknowns (8, 9, 10, 11), 3 independent equations over them, none naming a single one: the run is over and no repair will come, so all 4 stay lost.',
+  );
+  await expect(page.getByText(/holds only the\s+last 2z positions,\s+rounded up to a power of two \(32 for z = 9\)/)).toBeVisible();
 
   // Step 3: a window of 12 sources holds the four repairs that the four lost sources need (z / k = 4).
   await burst.getByLabel('z, window size').fill('12');

@@ -66,7 +66,7 @@ export interface DecoderConfig {
   symbolBytes: number;
   /** The largest NSS accepted, 1..4095 (e.g. the encoder's z). */
   maxWindow: number;
-  /** ESIs kept behind the newest one, >= maxWindow; default 2 * maxWindow. */
+  /** ESIs kept behind the newest one, >= maxWindow, rounded up to a power of two; default 2 * maxWindow. */
   windowCapacity?: number;
 }
 

@@ -1,12 +1,15 @@
 import { useId, useState } from 'react';
+import type { DecoderState } from '../logic/decoder-state';
 import { type EquationMatrix, liveSystem } from '../logic/equations';
 import { equationsSummary } from '../logic/outcome';
 
 export interface EquationsTableProps {
   /** The received repairs as equations over the sources still missing. */
   matrix: EquationMatrix;
-  /** Every packet of the run is sent: no more equations will come. */
-  finished: boolean;
+  /** Where the decoder stands: what the summary above the table states. */
+  state: DecoderState;
+  /** The code's window, for the give-up rule. */
+  z: number;
 }
 
 const hex = (value: number) => value.toString(16).padStart(2, '0');
@@ -17,7 +20,7 @@ const hex = (value: number) => value.toString(16).padStart(2, '0');
  * decoder can still use, after Gaussian elimination over GF(2^8): once a row is a single 1, that
  * source is rebuilt and its column leaves the table.
  */
-export function EquationsTable({ matrix, finished }: EquationsTableProps) {
+export function EquationsTable({ matrix, state, z }: EquationsTableProps) {
   const [reduced, setReduced] = useState(false);
   const id = useId();
   const live = matrix.columns.filter((column) => !column.givenUp);
@@ -29,7 +32,6 @@ export function EquationsTable({ matrix, finished }: EquationsTableProps) {
         name: `${equation.label} [${equation.id.firstEsi},${equation.id.firstEsi + equation.id.nss - 1}]`,
         coefficients: equation.coefficients,
       }));
-  const givenUp = matrix.columns.length - live.length;
   return (
     <div className="equations">
       <div className="segmented" role="radiogroup" aria-label="Equations shown">
@@ -41,7 +43,7 @@ export function EquationsTable({ matrix, finished }: EquationsTableProps) {
         ))}
       </div>
       <p className="equations-summary">
-        {equationsSummary({ unknowns: live.length, equations: system.length, givenUp, finished })}
+        {equationsSummary(state, z)}
       </p>
       {columns.length > 0 && rows.length > 0 && (
         <div className="table-scroll" tabIndex={0} role="group" aria-labelledby={`${id}-caption`}>

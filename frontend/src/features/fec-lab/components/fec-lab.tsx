@@ -5,8 +5,10 @@ import { codeProblems, hasProblems } from '../../../lib/code-limits';
 import type { Codec } from '../../../lib/codec';
 import { useUrlState } from '../../../lib/url-state';
 import { useFecRun } from '../hooks/use-fec-run';
+import { decoderState } from '../logic/decoder-state';
 import { viewEquations } from '../logic/equations';
 import { type FecRunConfig, fecCounters } from '../logic/fec-run';
+import { decoderWindowEsis } from '../logic/give-up-rule';
 import { sampleImage } from '../logic/sample-image';
 import { CodeFields } from './code-fields';
 import { CountersPanel } from './counters-panel';
@@ -78,70 +80,79 @@ export function FecLab({ codec, preset }: FecLabProps) {
     [view, codec],
   );
 
+  // The controls and the time line come first in the page's order, so that on a narrow screen
+  // Step and Play sit at the top and the settings follow; beside a wide screen's settings column
+  // the grid puts them back on the right (app.css, .fec-lab).
+  const settings = (
+    <form className="lab-settings" aria-label="FEC lab settings" onSubmit={(event) => event.preventDefault()}>
+      <CodeFields params={state} onChange={update} problems={problems} />
+      <ChannelFields params={state} onChange={update} problems={problems} />
+      <fieldset>
+        <legend>Payload</legend>
+        <SelectField<PayloadKind>
+          label="Send"
+          value={state.payload}
+          options={[
+            { value: 'text', label: 'A short text' },
+            { value: 'image', label: `A ${image.width} × ${image.height} image` },
+          ]}
+          onChange={(payload) => update({ payload, symbolBytes: payload === 'image' ? imageSymbolBytes : defaults.symbolBytes })}
+        />
+        {state.payload === 'text' && (
+          <div className="field">
+            <label htmlFor={id}>Text</label>
+            <textarea id={id} rows={4} value={state.text} onChange={(event) => update({ text: event.target.value })} />
+          </div>
+        )}
+      </fieldset>
+    </form>
+  );
+
   return (
-    <div className="lab">
-      <form className="lab-settings" aria-label="FEC lab settings" onSubmit={(event) => event.preventDefault()}>
-        <CodeFields params={state} onChange={update} problems={problems} />
-        <ChannelFields params={state} onChange={update} problems={problems} />
-        <fieldset>
-          <legend>Payload</legend>
-          <SelectField<PayloadKind>
-            label="Send"
-            value={state.payload}
-            options={[
-              { value: 'text', label: 'A short text' },
-              { value: 'image', label: `A ${image.width} × ${image.height} image` },
-            ]}
-            onChange={(payload) => update({ payload, symbolBytes: payload === 'image' ? imageSymbolBytes : defaults.symbolBytes })}
-          />
-          {state.payload === 'text' && (
-            <div className="field">
-              <label htmlFor={id}>Text</label>
-              <textarea id={id} rows={4} value={state.text} onChange={(event) => update({ text: event.target.value })} />
-            </div>
-          )}
-        </fieldset>
-      </form>
-      <div className="lab-stage">
+    <div className="lab fec-lab">
+      <div className="lab-controls">
         {(run.error ?? prepared.error) && (
           <p className="error" role="alert">
             {run.error ?? prepared.error}
           </p>
         )}
-        {view && (
-          <>
-            <TransportControls run={run} speed={speed} onSpeedChange={(speed) => update({ speed })} />
-            <section aria-labelledby={`${id}-counters`} className="panel">
-              <h2 id={`${id}-counters`}>Counters</h2>
-              <CountersPanel counters={fecCounters(view, state.packetMs)} z={state.z} />
-            </section>
-            <section aria-labelledby={`${id}-timeline`} className="panel">
-              <h2 id={`${id}-timeline`}>
-                Time line of S({state.k},{state.z})
-              </h2>
-              <PacketTimeline view={view} />
-              <TimelineLegend />
-            </section>
-            <div className="panel-row">
-              <section aria-labelledby={`${id}-equations`} className="panel">
-                <h2 id={`${id}-equations`}>Decoder equations</h2>
-                {matrix && <EquationsTable matrix={matrix} finished={view.finished} />}
-              </section>
-              <section aria-labelledby={`${id}-events`} className="panel">
-                <h2 id={`${id}-events`}>What happened</h2>
-                <EventLog view={view} />
-              </section>
-            </div>
-            <section aria-labelledby={`${id}-payload`} className="panel">
-              <h2 id={`${id}-payload`}>Payload</h2>
-              <PayloadCompare
-                original={state.payload === 'image' ? { kind: 'image', image } : { kind: 'text', text: state.text }}
-                view={view}
-              />
-            </section>
-          </>
-        )}
+        {view && <TransportControls run={run} speed={speed} onSpeedChange={(speed) => update({ speed })} />}
       </div>
+      {view && (
+        <section aria-labelledby={`${id}-timeline`} className="panel">
+          <h2 id={`${id}-timeline`}>
+            Time line of S({state.k},{state.z})
+          </h2>
+          <PacketTimeline view={view} />
+          <TimelineLegend z={state.z} />
+        </section>
+      )}
+      {settings}
+      {view && (
+        <>
+          <section aria-labelledby={`${id}-counters`} className="panel">
+            <h2 id={`${id}-counters`}>Counters</h2>
+            <CountersPanel counters={fecCounters(view, state.packetMs)} z={state.z} />
+          </section>
+          <div className="panel-row">
+            <section aria-labelledby={`${id}-equations`} className="panel">
+              <h2 id={`${id}-equations`}>Decoder equations</h2>
+              {matrix && <EquationsTable matrix={matrix} state={decoderState(view, matrix)} z={state.z} />}
+            </section>
+            <section aria-labelledby={`${id}-events`} className="panel">
+              <h2 id={`${id}-events`}>What happened</h2>
+              <EventLog view={view} z={state.z} />
+            </section>
+          </div>
+          <section aria-labelledby={`${id}-payload`} className="panel">
+            <h2 id={`${id}-payload`}>Payload</h2>
+            <PayloadCompare
+              original={state.payload === 'image' ? { kind: 'image', image } : { kind: 'text', text: state.text }}
+              view={view}
+            />
+          </section>
+        </>
+      )}
     </div>
   );
 }
@@ -176,14 +187,14 @@ function prepareRun(settings: RunSettings): { config?: FecRunConfig; error?: str
   }
 }
 
-function TimelineLegend() {
+function TimelineLegend({ z }: { z: number }) {
   const entries: [string, string][] = [
     ['packet-source', 'Source packet (ESI)'],
     ['packet-repair', 'Repair packet'],
     ['receiver-received', 'Received'],
     ['receiver-missing', 'Lost, still missing'],
     ['receiver-rebuilt', 'Rebuilt by the decoder'],
-    ['receiver-given-up', 'Given up (left the window)'],
+    ['receiver-given-up', `Given up: ${decoderWindowEsis(z)} or more ESIs behind the newest the decoder heard of`],
   ];
   return (
     <ul className="legend" aria-label="Legend">

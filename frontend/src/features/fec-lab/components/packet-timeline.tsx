@@ -53,18 +53,31 @@ export function PacketTimeline({ view }: PacketTimelineProps) {
     (source) => source.rebuiltAt ?? 0,
   );
 
-  // Keep the latest packet in view, with a few slots to come after it. The row labels stick to
-  // the left of the scroll box and hide what is under them.
+  // Stepping or playing, keep the latest packet in view, with a few slots to come after it. When
+  // many packets go at once (Run to end), keep the view where the run's events are: on the first
+  // packet lost among them, or where it was if none was lost; the end of the run has no more to
+  // show than its middle. The row labels stick to the left of the scroll box and hide what is under them.
+  const shownLatest = useRef(latest);
+  const packets = view.packets;
   useEffect(() => {
     const element = scroller.current;
+    const previous = shownLatest.current;
+    shownLatest.current = latest;
     if (!element) return;
     const visible = element.clientWidth - (labels.current?.offsetWidth ?? 0);
-    const left = latest < 0 ? 0 : (x(latest) ?? 0);
+    if (latest <= 0 || latest < previous) {
+      element.scrollLeft = 0;
+      return;
+    }
+    const jumped = latest > previous + 1;
+    const target = jumped ? packets.find((packet) => packet.index > previous && packet.lost)?.index : latest;
+    if (target === undefined) return;
+    const left = x(target) ?? 0;
     const right = left + cellWidth * 3;
     if (left < element.scrollLeft || right > element.scrollLeft + visible) {
-      element.scrollLeft = Math.max(0, right - visible);
+      element.scrollLeft = jumped ? Math.max(0, left - cellWidth * 2) : Math.max(0, right - visible);
     }
-  }, [latest, x]);
+  }, [latest, x, packets]);
 
   const lost = view.packets.filter((packet) => packet.lost).length;
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { FecRunView } from '../logic/fec-run';
-import { payloadVerdict } from '../logic/outcome';
+import { lacksSomething, payloadVerdict } from '../logic/outcome';
 import type { RgbImage } from '../logic/sample-image';
 import { receivedText } from '../logic/payload';
 
@@ -8,7 +8,7 @@ export interface PayloadCompareProps {
   /** The original payload: a text, or a small image. */
   original: { kind: 'text'; text: string } | { kind: 'image'; image: RgbImage };
   /** The run whose receiver to show: its symbol per ESI, undefined while missing. */
-  view: Pick<FecRunView, 'held' | 'symbolBytes' | 'sourceCount' | 'finished'>;
+  view: Pick<FecRunView, 'sources' | 'held' | 'symbolBytes' | 'sourceCount' | 'finished'>;
 }
 
 /** PayloadCompare shows the original beside what the receiver holds now, holes included. */
@@ -16,11 +16,15 @@ export function PayloadCompare({ original, view }: PayloadCompareProps) {
   const { held, symbolBytes, sourceCount, finished } = view;
   const symbols = Array.from({ length: sourceCount }, (_, esi) => held[esi]);
   const lacking = symbols.flatMap((symbol, esi) => (symbol ? [] : [esi]));
-  const verdict = (identical: boolean) => (
-    <p className={identical ? 'verdict verdict-same' : 'verdict'} role="status">
-      {payloadVerdict({ kind: original.kind, identical, finished, lacking })}
-    </p>
-  );
+  const verdict = (identical: boolean) => {
+    const state = { kind: original.kind, identical, sourcesSent: view.sources.length, finished, lacking, sourceCount };
+    const className = identical ? 'verdict verdict-same' : lacksSomething(state) ? 'verdict' : 'verdict verdict-waiting';
+    return (
+      <p className={className} role="status">
+        {payloadVerdict(state)}
+      </p>
+    );
+  };
   if (original.kind === 'text') {
     const lengthBytes = new TextEncoder().encode(original.text).length;
     const atReceiver = receivedText(symbols, symbolBytes, lengthBytes);

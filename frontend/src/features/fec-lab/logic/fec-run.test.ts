@@ -139,7 +139,7 @@ describe('give-ups', () => {
     for (const source of givenUp) {
       const packet = view.packets[source.givenUpAt ?? -1];
       expect(packet.index).toBeGreaterThan(source.sentAt);
-      expect(describePacket(packet, view)).toMatch(new RegExp(`the decoder gave up sources? ([\\d, ]+, )?${source.esi}\\b`));
+      expect(describePacket(packet, view, 9)).toMatch(new RegExp(`the decoder gave up sources? ([\\d, ]+, )?${source.esi}\\b`));
     }
     run.free();
   });

@@ -1,4 +1,5 @@
 import type { ChannelConfig, Codec, DecoderStats, FecPath, RepairId } from '../../../lib/codec';
+import { DecoderWindow, decoderWindowEsis } from './give-up-rule';
 import { splitIntoSymbols } from './payload';
 
 export interface FecRunConfig {
@@ -46,7 +47,7 @@ export interface SourceFate {
   esi: number;
   /** Wire index of the source packet. */
   sentAt: number;
-  /** given-up: the source left the decoder's window unrebuilt; it is lost for good. */
+  /** given-up: the source left the decoder's window unrebuilt (give-up-rule.ts); it is lost for good. */
   state: 'received' | 'missing' | 'rebuilt' | 'given-up';
   /** Wire index of the packet whose arrival let the decoder rebuild it. */
   rebuiltAt?: number;
@@ -87,7 +88,9 @@ export class FecRun {
   private repairDue = false;
   private sourcesSinceRepair = 0;
   private repairsSent = 0;
-  private givenUp = 0;
+  private readonly decoderWindow: DecoderWindow;
+  /** ESIs leaving the decoder's window with the packet being sent: those still missing are given up. */
+  private leaving: number[] = [];
 
   constructor(
     codec: Codec,
@@ -95,6 +98,7 @@ export class FecRun {
   ) {
     this.symbols = splitIntoSymbols(config.payload, config.symbolBytes);
     this.path = codec.fecPath(config);
+    this.decoderWindow = new DecoderWindow(decoderWindowEsis(config.z));
   }
 
   get finished(): boolean {
@@ -113,7 +117,10 @@ export class FecRun {
       this.sources[esi] = { ...this.sources[esi], state: 'rebuilt', rebuiltAt: index };
       this.held[esi] = symbol;
     }
-    this.markGivenUp(this.path.decoder.stats().givenUp, index);
+    for (const esi of this.leaving) {
+      if (this.sources[esi]?.state === 'missing') this.sources[esi] = { ...this.sources[esi], state: 'given-up', givenUpAt: index };
+    }
+    this.leaving = [];
     return packet;
   }
 
@@ -134,16 +141,6 @@ export class FecRun {
     this.path.free();
   }
 
-  /** The decoder gives unknowns up oldest first, and says only how many: the oldest missing ones. */
-  private markGivenUp(decoderGivenUp: number, index: number): void {
-    for (const source of this.sources) {
-      if (this.givenUp === decoderGivenUp) return;
-      if (source.state !== 'missing') continue;
-      this.sources[source.esi] = { ...source, state: 'given-up', givenUpAt: index };
-      this.givenUp += 1;
-    }
-  }
-
   private sendSource(index: number, lost: boolean): SourcePacket {
     const symbol = this.symbols[this.sources.length];
     const { esi, repairDue } = this.path.encoder.addSource(symbol);
@@ -151,6 +148,7 @@ export class FecRun {
     this.sourcesSinceRepair += 1;
     this.sources[esi] = { esi, sentAt: index, state: lost ? 'missing' : 'received' };
     if (!lost) {
+      this.leaving = this.decoderWindow.hear(esi, esi);
       this.path.decoder.addSource(esi, symbol);
       this.held[esi] = symbol;
     }
@@ -162,7 +160,10 @@ export class FecRun {
     const flush = !this.repairDue;
     this.repairDue = false;
     this.sourcesSinceRepair = 0;
-    if (!lost) this.path.decoder.addRepair(id, symbol);
+    if (!lost) {
+      this.leaving = this.decoderWindow.hear(id.firstEsi, id.firstEsi + id.nss - 1);
+      this.path.decoder.addRepair(id, symbol);
+    }
     const label = `R${this.repairsSent}`;
     this.repairsSent += 1;
     return { kind: 'repair', index, lost, label, id, flush };

@@ -1,6 +1,8 @@
+import { giveUpRule } from './give-up-rule';
+
 /**
  * What each counter of the FEC lab means, shown beside it (the frontend README's glossary says the
- * same). Some depend on the code: the decoder's window is 2z ESIs, not z.
+ * same). Some depend on the code: the decoder keeps 2z ESIs rounded up to a power of two, not z.
  */
 export function fecGlossary(z: number) {
   return {
@@ -11,10 +13,8 @@ export function fecGlossary(z: number) {
     sourcesLost: 'Source packets the channel dropped.',
     rebuilt: 'Lost sources the decoder rebuilt from the repairs it received.',
     stillMissing:
-      'Lost sources not rebuilt yet that the decoder still holds equations for: a later repair may rebuild them. Once the run is over, they stay lost.',
-    givenUp:
-      `Lost sources the decoder dropped unrebuilt: it keeps the last 2 × z = ${2 * z} ESIs (not z), ` +
-      'and a source further behind the newest one is lost for good.',
+      'Lost sources neither rebuilt nor given up: a later repair may rebuild them. Once the run is over, they stay lost.',
+    givenUp: `Lost sources the decoder dropped unrebuilt. ${giveUpRule(z)}`,
     residualLoss:
       'Sources neither received nor rebuilt (still missing and given up), over sources sent: what the FEC leaves for the transport to retransmit.',
     overhead: 'Repairs over all packets sent: 1/(k+1) for S(k,z).',
