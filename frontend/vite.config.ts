@@ -23,7 +23,8 @@ export default defineConfig({
   base: './',
   plugins: [react(), studiesAsset(labsDir), sheetsAsset(labsDir)],
   resolve: { alias: { '@swf': wasmBuildDir } },
-  server: { fs: { allow: ['.', wasmBuildDir] }, proxy: api },
+  // labs/channels.json is imported by the labs (the channel presets the backend's labs share).
+  server: { fs: { allow: ['.', wasmBuildDir, labsDir] }, proxy: api },
   preview: { proxy: api },
   // The manifest lists each chunk and what it imports: scripts/first-load-size.mjs reads it.
   build: { outDir: 'dist', emptyOutDir: true, manifest: true },

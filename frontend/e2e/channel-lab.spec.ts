@@ -5,7 +5,10 @@ import { keystrokeLatencies, watchKeystrokes } from './keystroke-latency.mjs';
 test('shows the DVB train channel and draws its residual-loss curve', async ({ page }) => {
   await page.goto('./?lab=channel&sources=20000&packets=20000');
   const settings = page.getByRole('form', { name: 'Channel lab settings' });
-  await settings.getByLabel('Preset').selectOption({ label: 'DVB on a train: 15.5 ms outage every 258 ms' });
+  await settings.getByLabel('Preset').selectOption({ label: 'DVB on a train: a 15.2 ms outage every 258 ms' });
+  await expect(settings.getByLabel('Outage duration (ms)')).toHaveValue('15.2');
+  // The backend draws the phase per run; the page says that its own starts at 0 ms.
+  await expect(settings.getByLabel('Preset')).toHaveAccessibleDescription(/^Here the first outage starts at 0 ms .* a run on the backend draws its time per iteration/);
   await settings.getByLabel('Packets per row').fill('258');
 
   // 1 ms apart, 20 000 packets meet 78 outages of 16 packets each.
@@ -37,7 +40,13 @@ test('shows the DVB train channel and draws its residual-loss curve', async ({ p
 
 test('draws the optical channel from its preset, each point with its 95 % interval and a convergence note', async ({ page }) => {
   await page.goto('./?lab=channel&sources=20000');
-  await expect(page.getByRole('form', { name: 'Channel lab settings' }).getByLabel('Model')).toHaveValue('ge_time');
+  const settings = page.getByRole('form', { name: 'Channel lab settings' });
+  await expect(settings.getByLabel('Model')).toHaveValue('ge_time');
+  // "Optical satellite" is the calibrated channel of the backend's geo-optical; the study's stated
+  // p and q only under their own name.
+  await expect(settings.getByLabel('Preset').locator('option:checked')).toHaveText(/^Optical satellite: 2.56 % of the time lost in bursts of 16.7 ms/);
+  await expect(settings.getByLabel('p, good → bad')).toHaveValue('0.01573208263276403');
+  await expect(settings.getByLabel('Preset').locator('option', { hasText: 'p 0.01, q 0.167' })).toHaveText(/^Optical satellite \(stated p\/q\): /);
   await expect(page.getByRole('status').filter({ hasText: /^Done: 20,000 source packets per k/ })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText(/^(Converged|Not converged): /)).toBeVisible();
   await expect(page.getByRole('columnheader', { name: /95 % interval/ })).toBeVisible();

@@ -1,7 +1,8 @@
 import { useId } from 'react';
 import { NumberField, SelectField, FieldProblems, describedBy } from '../../components/form';
 import type { ChannelKind } from '../codec';
-import { type ChannelParams, type ChannelProblems, channelFieldsByKind, channelKindLabels, channelPresets } from './channel-params';
+import { type ChannelParams, type ChannelProblems, channelFieldsByKind, channelKindLabels } from './channel-params';
+import { channelPresets } from './channel-presets';
 
 export interface ChannelFieldsProps {
   /** The channel as the lab holds it. */
@@ -35,10 +36,10 @@ const customPreset = 'custom';
 /** ChannelFields edits a channel model: a preset, the model, its parameters, the seed, the packet spacing. */
 export function ChannelFields({ params, onChange, problems }: ChannelFieldsProps) {
   const traceId = useId();
-  const activePreset =
-    channelPresets.find((preset) =>
-      Object.entries(preset.params).every(([field, value]) => params[field as keyof ChannelParams] === value),
-    )?.id ?? customPreset;
+  const active = channelPresets.find((preset) =>
+    Object.entries(preset.params).every(([field, value]) => params[field as keyof ChannelParams] === value),
+  );
+  const activePreset = active?.id ?? customPreset;
   const traceProblems = problems.trace ?? [];
   return (
     <fieldset className="channel-fields">
@@ -54,6 +55,7 @@ export function ChannelFields({ params, onChange, problems }: ChannelFieldsProps
           const preset = channelPresets.find((candidate) => candidate.id === id);
           if (preset) onChange(preset.params);
         }}
+        hint={active?.note}
       />
       <SelectField<ChannelKind>
         label="Model"

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { channelPresets, channelProblems, defaultChannelParams, parseTrace, toChannelConfig } from './channel-params';
+import { channelProblems, defaultChannelParams, parseTrace, toChannelConfig } from './channel-params';
+import { channelPresets } from './channel-presets';
 
 describe('parseTrace', () => {
   it('reads intervals in ms, with spaces and decimals', () => {
@@ -24,13 +25,6 @@ describe('toChannelConfig', () => {
       intervals: [{ startMs: 1, endMs: 3 }],
       tracePeriodMs: 50,
     });
-  });
-
-  it('gives the studies their channels', () => {
-    const byId = (id: string) => toChannelConfig({ ...defaultChannelParams, ...channelPresets.find((preset) => preset.id === id)?.params });
-    expect(byId('optical')).toMatchObject({ kind: 'ge_time', p: 0.01, q: 0.167, stepMs: 10 });
-    expect(byId('dvb-train')).toMatchObject({ kind: 'outage', periodMs: 258, durationMs: 15.5 });
-    expect(byId('wifi')).toMatchObject({ kind: 'bernoulli', loss: 0.01 });
   });
 });
 

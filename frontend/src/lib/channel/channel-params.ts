@@ -54,36 +54,12 @@ export const defaultChannelParams: ChannelParams = {
   lossBad: 1,
   stepMs: 10,
   periodMs: 258,
-  durationMs: 15.5,
+  durationMs: 15.2,
   phaseMs: 0,
   jitterMs: 0,
   trace: '5-9,20-21',
   tracePeriodMs: 0,
 };
-
-export interface ChannelPreset {
-  /** A short name, stable across versions. */
-  id: string;
-  /** What a person reads in the preset list. */
-  label: string;
-  /** The fields the preset sets; the others keep their values. */
-  params: Partial<ChannelParams>;
-}
-
-/** The channels of the studies behind satlab (see DESIGN.md, section 1). */
-export const channelPresets: ChannelPreset[] = [
-  {
-    id: 'optical',
-    label: 'Optical satellite: Gilbert-Elliott p 0.01, q 0.167, 10 ms steps',
-    params: { kind: 'ge_time', p: 0.01, q: 0.167, stepMs: 10 },
-  },
-  {
-    id: 'dvb-train',
-    label: 'DVB on a train: 15.5 ms outage every 258 ms',
-    params: { kind: 'outage', periodMs: 258, durationMs: 15.5, phaseMs: 0, jitterMs: 0 },
-  },
-  { id: 'wifi', label: 'Wi-Fi segment: 1 % random loss', params: { kind: 'bernoulli', loss: 0.01 } },
-];
 
 /** The parameters each kind of model reads, in the order a form shows them. */
 export const channelFieldsByKind: Record<ChannelKind, (keyof ChannelParams)[]> = {

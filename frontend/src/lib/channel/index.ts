@@ -1,2 +1,3 @@
 export * from './channel-params';
+export * from './channel-presets';
 export { ChannelFields } from './channel-fields';
