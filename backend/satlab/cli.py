@@ -1,6 +1,6 @@
 """satlab run | campaign | study | channel | export | runs | serve | openapi |
-doctor | cleanup: the command-line face of the engine (the same RunManager
-and store as the API).
+doctor | cleanup | worker: the command-line face of the engine (the same
+RunManager and store as the API; a worker runs what Redis brings).
 
 Over 400 lines because it holds ten commands, each a handler of a few lines
 over the service and its part of the one parser (main): what each command
@@ -344,6 +344,11 @@ def _cleanup(_: argparse.Namespace) -> int:
     return 0
 
 
+def _worker(args: argparse.Namespace) -> int:
+    from satlab.service.worker import command  # Celery loads for this command only
+    return command.main(args.name, args.max_runs, args.calibrate, args.quick, _say)
+
+
 def _doctor(_: argparse.Namespace) -> int:
     for key, value in host.capabilities().items():
         print(f"{key}: {json.dumps(value)}")
@@ -455,6 +460,17 @@ def main(argv: list[str] | None = None) -> int:
     openapi.set_defaults(handler=_openapi)
 
     commands.add_parser("cleanup", help="remove leftovers of crashed runs").set_defaults(handler=_cleanup)
+    worker = commands.add_parser("worker", help="take runs from Redis (SATLAB_BROKER_URL) and run them on this "
+                                                "host, as its calibration allows (root)")
+    worker.add_argument("--name", help="unique among the workers (default: $SATLAB_WORKER_NAME, else the host's name)")
+    worker.add_argument("--max-runs", type=int, choices=range(1, 65), metavar="1..64",
+                        help="runs at once at most, whatever the calibration allows (without one: 1)")
+    worker.add_argument("--calibrate", action="store_true",
+                        help="measure how many runs of each kind this host runs faithfully at once, save it "
+                             "($SATLAB_CALIBRATION) and exit (minutes)")
+    worker.add_argument("--quick", action="store_true",
+                        help="with --calibrate: a check that calibration works, in seconds; not one to use")
+    worker.set_defaults(handler=_worker)
     commands.add_parser("doctor", help="what this host offers").set_defaults(handler=_doctor)
     args = parser.parse_args(argv)
     try:

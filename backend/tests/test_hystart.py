@@ -9,7 +9,7 @@ def parameter(tmp_path, monkeypatch):
     path = tmp_path / "hystart"
     path.write_text("1\n")
     monkeypatch.setattr(hystart, "HYSTART", path)
-    monkeypatch.setattr(hystart, "LOCK_DIR", tmp_path / "locks")
+    monkeypatch.setattr(hystart, "CLAIM_DIR", tmp_path / "locks")
     return path
 
 

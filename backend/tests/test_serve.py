@@ -75,7 +75,7 @@ def test_serve_after_a_sigkill_during_a_run_leaves_nothing_behind(tmp_path):
     server = serve(tmp_path / "satlab.db", port)
     try:
         assert not [name for name in topology.existing_namespaces() if run_id in name]
-        assert not (host.LOCK_DIR / f"hystart-{run_id}").exists()
+        assert not (host.RUN_LOCK_DIR / f"hystart-{run_id}").exists()
         assert host.HYSTART.read_text() == hystart_before
         run = httpx2.get(f"http://127.0.0.1:{port}/api/runs/{run_id}").json()
         assert run["status"] == "failed" and run["error"] == INTERRUPTED

@@ -62,7 +62,9 @@ def iteration_outcome(iteration: int, goodputs: tuple[float, ...] = (1.10, 1.09)
                                "decoding_delay_ms": None}},
             "link": link, "lan": {"forward": _satlink_direction(491), "return": _satlink_direction(458)},
             "seeds": {"path.return.channel": 3405691582, "path.forward.channel": 1234567},
-            "plan": {"run_id": "81d7bf", "iteration": iteration, "base_rtt_ms": 502.0}}
+            "plan": {"run_id": "81d7bf", "iteration": iteration, "base_rtt_ms": 502.0},
+            "fidelity": {"measured_s": 9.1, "load_avg_1m_max": 0.8, "satlink_lateness_p99_ms": 0.1,
+                         "host_kept_up": True, "problems": [], "process_cpu_s": {"link": 0.4}}}
 
 
 def run_result(run_id: str, iterations: int = 2, status: str = "done", error: str | None = None) -> dict:
@@ -328,7 +330,10 @@ def test_campaign_round_trips_with_progress(store):
                                                      "cancelled": 0}
     assert dataclasses.asdict(campaign.items[0]) == {"item_index": 0, "configuration": 0, "iteration": 0,
                                                      "parameters": {"flows.0.cc": "cubic"}, "status": "done",
-                                                     "run_id": "000000"}
+                                                     "run_id": "000000", "idempotency_key": "c1:0",
+                                                     "attempts": ({"run_id": "000000", "attempt": 1, "worker": None,
+                                                                   "status": "queued", "error": None,
+                                                                   "started_at": None, "finished_at": None},)}
     pending = store.pending_items("c1")
     assert [item.item_index for item in pending] == [2, 3]
     assert pending[1].scenario["name"] == "sweep-c1-i1"

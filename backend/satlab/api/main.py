@@ -18,9 +18,10 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from satlab.api import errors
 from satlab.api.auth import Auth
 from satlab.api.deps import require_user
-from satlab.api.routes import admin, auth, campaigns, channels, host, labs, runs, studies
+from satlab.api.routes import admin, auth, campaigns, channels, host, labs, runs, studies, workers
 from satlab.api.security import Audit, SameOrigin, StreamCounter
 from satlab.api.site import FrontendFiles, add_docs, document_schemas
+from satlab.distributed import connection
 from satlab.service.runs import RunManager
 from satlab.service.store import Store
 from satlab.settings import Settings
@@ -35,7 +36,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.db_path)
         manager = RunManager(store, settings.max_concurrent_runs, settings.limits.run_artifact_bytes)
+        # With SATLAB_BROKER_URL, runs go to `satlab worker`s (a URL without a password stops the start here).
+        manager.use_broker(connection.broker_url())
         recovered = manager.recover()
+        if manager.remote is not None and manager.remote.problem is not None:
+            log.error("satlab: %s", manager.remote.problem)
         if any(recovered.values()):
             log.info("satlab: after a restart: removed %d namespaces, marked %d runs failed, resumed %d campaigns",
                      len(recovered["removed_namespaces"]), len(recovered["interrupted_runs"]),
@@ -74,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(settings.allowed_hosts))
     app.include_router(auth.router, prefix="/api")
     app.include_router(admin.router, prefix="/api")
-    for router in (labs.router, runs.router, campaigns.router, host.router, channels.router):
+    for router in (labs.router, runs.router, campaigns.router, host.router, channels.router, workers.router):
         app.include_router(router, prefix="/api", dependencies=[Depends(require_user)])
     # Students read the studies and their reports; a study run is the instructor's (a route's own dependency).
     app.include_router(studies.router, prefix="/api", dependencies=[Depends(require_user)])

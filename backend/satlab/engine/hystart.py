@@ -1,10 +1,12 @@
 """CUBIC's Hystart, a host-wide module parameter shared by concurrent runs.
 
-Each run that needs a setting records it in LOCK_DIR/hystart-<run id>; the
+Each run that needs a setting records it in CLAIM_DIR/hystart-<run id>; the
 first one saves the host's value, the last one restores it. A run that
 needs the opposite of a live run's setting waits for those runs to end (up
 to patience_s), then is refused: the two would silently change each other's
-congestion control.
+congestion control. CLAIM_DIR is the host-wide RUN_LOCK_DIR, whatever a
+process's SATLAB_LOCK_DIR: two workers on one host (each with a lock
+directory of its own) claim the one setting in one place.
 """
 
 from __future__ import annotations
@@ -15,30 +17,32 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from satlab.engine.host import HYSTART, LOCK_DIR
+from satlab.engine.host import HYSTART, RUN_LOCK_DIR
+
+CLAIM_DIR = RUN_LOCK_DIR
 
 
 @contextlib.contextmanager
 def _locked() -> Iterator[None]:
-    LOCK_DIR.mkdir(parents=True, exist_ok=True)
-    with open(LOCK_DIR / "hystart.lock", "w") as lock:
+    CLAIM_DIR.mkdir(parents=True, exist_ok=True)
+    with open(CLAIM_DIR / "hystart.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
 
 def _holder(run_id: str) -> Path:
-    return LOCK_DIR / f"hystart-{run_id}"
+    return CLAIM_DIR / f"hystart-{run_id}"
 
 
 def _original() -> Path:
-    return LOCK_DIR / "hystart.original"
+    return CLAIM_DIR / "hystart.original"
 
 
 def release(run_id: str) -> None:
     """Drop run_id's claim; the last claim restores the host's value."""
     with _locked():
         _holder(run_id).unlink(missing_ok=True)
-        if not any(LOCK_DIR.glob("hystart-*")) and _original().exists():
+        if not any(CLAIM_DIR.glob("hystart-*")) and _original().exists():
             HYSTART.write_text(_original().read_text())
             _original().unlink()
 
@@ -50,7 +54,7 @@ POLL_S = 0.5
 def _claim(wanted: str, run_id: str) -> str | None:
     """Claim the setting for run_id, or the id of a run that holds the opposite."""
     with _locked():
-        for holder in LOCK_DIR.glob("hystart-*"):
+        for holder in CLAIM_DIR.glob("hystart-*"):
             if holder.read_text() != wanted:
                 return holder.name.removeprefix("hystart-")
         if not _original().exists():

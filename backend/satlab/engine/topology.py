@@ -104,7 +104,7 @@ def _left_by_run() -> dict[str, list[str]]:
     for name in existing_namespaces():
         if match := _RUN_NAME.match(name):
             by_run.setdefault(match.group(1), []).append(name)
-    others = [*host.LOCK_DIR.glob("hystart-*"), *(host.WORK_ROOT.iterdir() if host.WORK_ROOT.is_dir() else ())]
+    others = [*hystart.CLAIM_DIR.glob("hystart-*"), *(host.WORK_ROOT.iterdir() if host.WORK_ROOT.is_dir() else ())]
     for path in others:
         run_id = path.name.removeprefix("hystart-")
         if _RUN_ID.match(run_id):

@@ -1,6 +1,8 @@
 """Campaigns as they run: each keeps `parallel` of its items going through
-the run queue, item after item, until all ran or it is cancelled; its
-progress is published after each change. A campaign is claimed (a lock
+the run queue (which admits them by cost), item after item, until all ran
+or it is cancelled; with a broker every item is queued at once (each
+worker admits by its own calibration); its progress is published after
+each change. A campaign is claimed (a lock
 file) by the process that drives it, so that a second satlab process on the
 host neither drives it too nor takes it for abandoned.
 
@@ -61,7 +63,7 @@ class CampaignDriver:
         self.store.create_campaign(campaign_id, spec.name, spec.model_dump(mode="json"),
                                    [item.to_dict() for item in items], study, study_quick)
         with self._lock:
-            self._campaigns[campaign_id] = _Campaign(spec.parallel, _claim(campaign_id))
+            self._campaigns[campaign_id] = _Campaign(self._parallel(spec.parallel, len(items)), _claim(campaign_id))
             self._advance(campaign_id)
         return campaign_id
 
@@ -76,12 +78,15 @@ class CampaignDriver:
             if current is not None and not current.cancelled:
                 return  # running here already
             if current is None:
-                current = _Campaign(campaign.spec.get("parallel", 1), _claim(campaign_id))
+                current = _Campaign(self._parallel(int(campaign.spec.get("parallel", 1)), campaign.progress.total),
+                                    _claim(campaign_id))
                 self._campaigns[campaign_id] = current
             current.cancelled = False
             for item in campaign.items:
                 if item.status == "cancelled":
                     self.store.set_item(campaign_id, item.item_index, "pending", item.run_id)
+                elif item.status == "running" and item.run_id is not None:
+                    self._follow(campaign_id, current, item.item_index, item.run_id)
             self.store.set_campaign_status(campaign_id, "running")
             self._advance(campaign_id)
 
@@ -113,6 +118,18 @@ class CampaignDriver:
             for campaign in self._campaigns.values():
                 campaign.claim.close()
             self._campaigns.clear()
+
+    def _parallel(self, parallel: int, items: int) -> int:
+        """How many of a campaign's items are queued at once: `parallel` here
+        (an upper bound beside the queue's admission), all with a broker."""
+        return parallel if self._queue.remote is None else max(items, 1)
+
+    def _follow(self, campaign_id: str, campaign: _Campaign, index: int, run_id: str) -> None:
+        """An item whose run goes on after a restart (a worker holds it): its end advances the campaign."""
+        run = self._queue.active_run(run_id)
+        if run is not None:
+            run.on_finished = lambda run_id, status: self._item_finished(campaign_id, index, run_id, status)
+            campaign.running[index] = run_id
 
     def _advance(self, campaign_id: str) -> None:
         """Keep `parallel` runs of the campaign going; close it when all ran."""

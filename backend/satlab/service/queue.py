@@ -1,7 +1,12 @@
 """The run queue: the one way into running (submit: the API's runs, the
 command line's, every campaign item's), each run stored as it is admitted,
-started while fewer than max_concurrent run, each on a thread of its own,
-with every event stored and published.
+started when this host admits it by cost (satlab.engine.host_runs: the
+costs of every run on the host by its calibration, never opposite Hystart
+settings together) and fewer than max_concurrent of its own run, each on a
+thread of its own, with every event stored and published. With a broker
+(remote), every queued run goes to the `satlab worker`s instead, which
+admit by their own calibrations; their events come back through
+record_event and finish, as a local run's do.
 
 A run's thread lives exactly as long as the run: the engine's children are
 tied to the thread that started them (PR_SET_PDEATHSIG), and die with the
@@ -15,9 +20,10 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from satlab.engine import preflight, runner
+from satlab.engine import capacity, host_runs, preflight, runner
+from satlab.engine.admission import demand
 from satlab.engine.plan import new_run_id
 from satlab.scenario import Scenario
 from satlab.service.artifacts import RunArtifacts
@@ -40,9 +46,37 @@ class QueuedRun:
     on_finished: OnFinished | None
     cancel: runner.CancelToken = field(default_factory=runner.CancelToken)
     thread: threading.Thread | None = None
+    place: host_runs.Admitted | None = None  # its room on this host while it runs here
+
+
+class RunSender(Protocol):
+    """Where queued runs go when a broker carries them to workers (satlab.service.remote.RemoteRuns)."""
+
+    def send(self, run: QueuedRun) -> None: ...
+
+    def cancel(self, run: QueuedRun) -> None: ...
+
+
+# A run that waits for room another process's run holds looks again this often.
+RECHECK_S = 1.0
+
+
+def host_calibration() -> capacity.Calibration | None:
+    """This host's calibration (SATLAB_CALIBRATION), by which runs here are
+    admitted; None, with a warning, when its file is not one."""
+    try:
+        return capacity.load()
+    except (OSError, ValueError) as error:
+        log.warning("satlab: runs are admitted by count and Hystart, not by cost: %s", error)
+        return None
 
 
 class RunQueue:
+    # Set by RunManager once made: this host's calibration (None: admission by count and Hystart only) ...
+    calibration: capacity.Calibration | None = None
+    # ... and the broker's side when one carries the runs to workers (None: they run in this process).
+    remote: RunSender | None = None
+    _recheck: threading.Timer | None = None
     def __init__(self, store: Store, broker: Broker, max_concurrent: int = 4,
                  artifact_bytes: int = Limits().run_artifact_bytes):
         self.store = store
@@ -92,6 +126,8 @@ class RunQueue:
             if active is None:
                 return False
             active.cancel.cancel()
+            if self.remote is not None and active.thread is None:
+                self.remote.cancel(active)
             return True
 
     def wait(self, run_id: str, timeout: float | None = None) -> str | None:
@@ -115,33 +151,77 @@ class RunQueue:
         for thread in threads:
             thread.join(timeout)
 
+    def active_run(self, run_id: str) -> QueuedRun | None:
+        """A run started here or handed to the broker, not finished yet."""
+        with self.lock:
+            return self._active.get(run_id)
+
+    def held_runs(self) -> list[QueuedRun]:
+        """The runs started here or handed to the broker, not finished yet."""
+        with self.lock:
+            return list(self._active.values())
+
+    def adopt(self, run: QueuedRun) -> None:
+        """A run a worker still holds after a restart of this process: its events go on as before."""
+        with self.lock:
+            self._active[run.run_id] = run
+
     def _start_what_fits(self) -> None:
-        """Start queued runs in order while there is room; a run whose CUBIC
-        Hystart setting (host-wide) conflicts with an active run's waits."""
+        """Start queued runs in order while this host admits them and fewer
+        than max_concurrent of them run (a run that does not fit may let a
+        later one pass: a cheaper kind, the other Hystart); with a broker,
+        hand every queued run to it."""
         with self.lock:
             for run in list(self._waiting):
-                if len(self._active) >= self.max_concurrent:
-                    return
-                wanted = run.scenario.hystart
-                if wanted is not None and any(active.scenario.hystart not in (None, wanted)
-                                              for active in self._active.values()):
-                    continue
+                if self.remote is None and len(self._active) >= self.max_concurrent:
+                    break
+                if self.remote is None:
+                    run.place = host_runs.admit(run.run_id, demand(run.scenario), self.calibration)[1]
+                    if run.place is None:
+                        continue
                 self._waiting.remove(run)
                 self._active[run.run_id] = run
+                if self.remote is not None:
+                    self.remote.send(run)
+                    continue
                 run.thread = threading.Thread(target=self._execute, args=(run,), name=f"run-{run.run_id}")
                 run.thread.start()
+            # Runs of other processes on the host end without telling this queue.
+            if self._waiting and not self.closed and (self._recheck is None or not self._recheck.is_alive()):
+                self._recheck = threading.Timer(RECHECK_S, self._start_what_fits)
+                self._recheck.daemon = True
+                self._recheck.start()
+
+    def record_event(self, run: QueuedRun, event: Event, once: bool = False) -> None:
+        """Store a run's event (its samples as rows) and publish it, whether
+        the run runs here or on a worker; the summary is published once
+        stored, by finish. once: a sample stored already (an event read
+        again after a restart) is neither stored nor published again."""
+        if event["type"] == "sample":
+            rows = self.store.add_sample_once(event) if once else self.store.add_sample(event)
+            if rows is None:
+                return
+            # Subscribers get the rows as stored: a run looks the same live and stored.
+            event = {"type": "sample", "run_id": event["run_id"], "iteration": event["iteration"],
+                     "t_s": event["t_s"], **rows.to_dict(), "cross_traffic": event.get("cross_traffic")}
+        if event["type"] != "summary":
+            self.broker.publish_run_event(event, run.campaign_id)
+
+    def finish(self, run_id: str, result: dict[str, Any]) -> None:
+        """A started run ended with result (RunResult.to_dict()): stored,
+        published, its on_finished told, and the next runs started."""
+        with self.lock:
+            run = self._active.pop(run_id, None)
+            if run is None:
+                return
+            self._finish(run, result)
+            self._start_what_fits()
 
     def _execute(self, run: QueuedRun) -> None:
         self.store.set_run_status(run.run_id, "running")
 
         def on_event(event: Event) -> None:
-            if event["type"] == "sample":
-                # Subscribers get the rows as stored: a run looks the same live and stored.
-                rows = self.store.add_sample(event)
-                event = {"type": "sample", "run_id": event["run_id"], "iteration": event["iteration"],
-                         "t_s": event["t_s"], **rows.to_dict(), "cross_traffic": event.get("cross_traffic")}
-            if event["type"] != "summary":  # the summary is published once stored, by _finish
-                self.broker.publish_run_event(event, run.campaign_id)
+            self.record_event(run, event)
 
         sink = self.artifacts.sink(run.run_id, run.scenario.capture.max_bytes or self.artifact_bytes)
         try:
@@ -149,13 +229,13 @@ class RunQueue:
         except Exception as error:  # preflight on a host that changed since submit; engine bugs
             log.exception("run %s failed", run.run_id)
             result = {"run_id": run.run_id, "status": "failed", "error": str(error), "flows": [], "iterations": []}
-        with self.lock:
-            del self._active[run.run_id]
-            self._finish(run, result)
-            self._start_what_fits()
+        self.finish(run.run_id, result)
 
     def _finish(self, run: QueuedRun, result: dict[str, Any]) -> None:
-        self.store.finish_run(run.run_id, result)
+        if run.place is not None:
+            run.place.release()
+        if not self.store.finish_run(run.run_id, result):
+            return  # it had ended already: a result is counted once
         self.broker.publish_run_event({"type": "summary", **result}, run.campaign_id)
         self._finished.notify_all()
         if run.on_finished is not None:

@@ -15,7 +15,8 @@ from satlab.scenario import Scenario
 from satlab.service.broker import Broker
 from satlab.service.campaign import CampaignItem, CampaignSpec
 from satlab.service.campaign_driver import CampaignDriver
-from satlab.service.queue import OnFinished, RunQueue
+from satlab.service.queue import OnFinished, RunQueue, host_calibration
+from satlab.service.remote import RemoteRuns
 from satlab.service.store import Store
 from satlab.settings import Limits
 
@@ -31,6 +32,8 @@ class RunManager:
         self.broker = Broker()
         self.queue = RunQueue(store, self.broker, max_concurrent, artifact_bytes)
         self.campaigns = CampaignDriver(store, self.queue, self.broker)
+        self.queue.calibration = host_calibration()
+        self.remote: RemoteRuns | None = None  # see use_broker
 
     @property
     def max_concurrent(self) -> int:
@@ -62,21 +65,40 @@ class RunManager:
 
     # -- life cycle ----------------------------------------------------------------
 
+    def use_broker(self, url: str | None) -> None:
+        """Runs go to `satlab worker`s through the Redis at url (None: they run
+        in this process). Before recover: ValueError for a URL without a
+        password; Redis unreachable is a state (remote.state), not an error."""
+        if url is None:
+            return
+        self.remote = RemoteRuns(url, self.queue)
+        self.queue.remote = self.remote
+
     def recover(self) -> dict[str, list[str]]:
         """At start: remove what runs of a dead satlab process left, mark those
         runs failed, and resume the campaigns no live process drives. (A run
         another live process has queued but not started yet is taken for
-        dead: its process's claim covers running runs only.)"""
+        dead: its process's claim covers running runs only.) With a broker,
+        runs still queued or running are taken back instead (the workers hold
+        them: remote.RemoteRuns.reconcile), then its events are read again."""
         removed = topology.sweep()
         self.queue.artifacts.remove_partials()
         left = topology.leftovers()
         message = INTERRUPTED_LEFT.format(", ".join(left[:4]) + (", …" if left[4:] else "")) if left else INTERRUPTED
-        interrupted = self.store.interrupt_unfinished(message, alive=host.run_alive)
+        if self.remote is not None:
+            self.remote.reconcile()
+        interrupted = self.store.interrupt_unfinished(
+            message, alive=lambda run_id: host.run_alive(run_id) or self.queue.active_run(run_id) is not None)
         resumed = self.campaigns.resume_abandoned()
+        if self.remote is not None:
+            self.remote.start()
         return {"removed_namespaces": removed, "interrupted_runs": interrupted, "resumed_campaigns": resumed}
 
     def shutdown(self, timeout: float = 60.0) -> None:
         """Cancel every queued and running run and wait for their teardown.
-        Campaigns stay `running` in the store: the next start resumes them."""
+        Campaigns stay `running` in the store: the next start resumes them.
+        Runs on workers go on: the next start takes them back."""
+        if self.remote is not None:
+            self.remote.close()
         self.queue.close(timeout)
         self.campaigns.release()

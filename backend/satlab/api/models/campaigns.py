@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from satlab.api.models.common import CampaignSpecObject, Public
-from satlab.service.store import CampaignItemRow, CampaignProgress
+from satlab.service.store import CampaignItemDetailRow, CampaignProgress
 
 CampaignStatus = Literal["running", "done", "cancelled"]
 
@@ -26,7 +26,9 @@ class CampaignPublic(Public):
 
 
 class CampaignDetail(CampaignPublic):
-    items: list[CampaignItemRow] = Field(description="One per configuration and iteration, in the order they run.")
+    items: list[CampaignItemDetailRow] = Field(description="One per configuration and iteration, in the order they "
+                                                           "run, each with every run it had (attempts: a second "
+                                                           "follows a first whose worker vanished mid-run).")
 
 
 class CampaignsPublic(Public):

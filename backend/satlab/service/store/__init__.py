@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from satlab.service.store.campaigns import (
     CampaignDetailRow,
+    CampaignItemDetailRow,
     CampaignItemRow,
     CampaignItemWithScenario,
     CampaignProgress,
     CampaignRow,
     CampaignTables,
+    ItemAttemptRow,
+    item_key,
 )
 from satlab.service.store.classroom import AuditRow, ClassroomTables, StudentRow
 from satlab.service.store.runs import FlowSummaryRow, IterationRow, RunRow, RunSummaryRow, RunTables
@@ -44,8 +47,9 @@ class Store(RunTables, SampleTables, CampaignTables, ClassroomTables):
 
 
 __all__ = [
-    "FINISHED", "MIGRATIONS", "RUN_STATUSES", "AuditRow", "CampaignDetailRow", "CampaignItemRow",
-    "CampaignItemWithScenario", "CampaignProgress", "CampaignRow", "CampaignStatus", "FlowSampleRow",
-    "FlowSummaryRow", "ItemStatus", "IterationRow", "LinkSampleRow", "RunRow", "RunStatus", "RunSummaryRow",
-    "SampleRows", "Store", "StudentRow", "TunnelSampleRow", "sample_rows",
+    "FINISHED", "MIGRATIONS", "RUN_STATUSES", "AuditRow", "CampaignDetailRow", "CampaignItemDetailRow",
+    "CampaignItemRow", "CampaignItemWithScenario", "CampaignProgress", "CampaignRow", "CampaignStatus",
+    "FlowSampleRow", "FlowSummaryRow", "ItemAttemptRow", "ItemStatus", "IterationRow", "LinkSampleRow", "RunRow",
+    "RunStatus", "RunSummaryRow", "SampleRows", "Store", "StudentRow", "TunnelSampleRow", "item_key",
+    "sample_rows",
 ]

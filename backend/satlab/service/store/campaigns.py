@@ -35,12 +35,32 @@ class CampaignItemRow:
     parameters: dict[str, Any]  # matrix path -> this configuration's value
     status: ItemStatus
     run_id: str | None  # its run, once started (a resumed item gets a new one)
+    # What a run request for the item carries (`<campaign id>:<item index>`): the item is counted once.
+    idempotency_key: str | None
 
 
 @dataclass(frozen=True, slots=True)
 class CampaignItemWithScenario(CampaignItemRow):
     """An item with what it runs: a single-iteration scenario."""
     scenario: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ItemAttemptRow:
+    """One run of an item: a second attempt follows a first whose worker vanished mid-run."""
+    run_id: str
+    attempt: int
+    worker: str | None  # None: the server's own process
+    status: str
+    error: str | None
+    started_at: float | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignItemDetailRow(CampaignItemRow):
+    """An item with every run it had, oldest first (the last is run_id's)."""
+    attempts: tuple[ItemAttemptRow, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +79,23 @@ class CampaignRow:
 
 @dataclass(frozen=True, slots=True)
 class CampaignDetailRow(CampaignRow):
-    items: tuple[CampaignItemRow, ...]  # in item order, without their scenarios
+    items: tuple[CampaignItemDetailRow, ...]  # in item order, without their scenarios
 
 
-_ITEM_FIELDS = "item_index, configuration, iteration, parameters_json, status, run_id"
+_ITEM_FIELDS = "item_index, configuration, iteration, parameters_json, status, run_id, idempotency_key"
+
+
+def item_key(campaign_id: str, item_index: int) -> str:
+    """A campaign item's idempotency key."""
+    return f"{campaign_id}:{item_index}"
+
+
+def _attempts(db: sqlite3.Connection, campaign_id: str) -> dict[int, list[ItemAttemptRow]]:
+    attempts: dict[int, list[ItemAttemptRow]] = {}
+    for row in db.execute("SELECT item_index, run_id, attempt, worker, status, error, started_at, finished_at "
+                          "FROM runs WHERE campaign_id = ? ORDER BY item_index, created_at, rowid", (campaign_id,)):
+        attempts.setdefault(row["item_index"], []).append(ItemAttemptRow(**decoded(row, leave_out=("item_index",))))
+    return attempts
 
 
 def _progress(db: sqlite3.Connection, campaign_id: str) -> CampaignProgress:
@@ -93,9 +126,10 @@ class CampaignTables(Database):
                                      "study_quick": int(study_quick)})
             db.executemany(
                 "INSERT INTO campaign_items (campaign_id, item_index, configuration, iteration, parameters_json, "
-                "scenario_json, status) VALUES (?, ?, ?, ?, ?, ?, 'pending')",
+                "scenario_json, status, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
                 [(campaign_id, item["item_index"], item["configuration"], item["iteration"],
-                  encode_json(item["parameters"]), encode_json(item["scenario"])) for item in items])
+                  encode_json(item["parameters"]), encode_json(item["scenario"]),
+                  item_key(campaign_id, item["item_index"])) for item in items])
 
     def get_campaign(self, campaign_id: str) -> CampaignDetailRow | None:
         """The campaign, its progress and its items in order (without their
@@ -105,9 +139,11 @@ class CampaignTables(Database):
             if row is None:
                 return None
             items = db.execute(f"SELECT {_ITEM_FIELDS} FROM campaign_items WHERE campaign_id = ? ORDER BY item_index",
-                               (campaign_id,))
-            return CampaignDetailRow(**_campaign_fields(db, row),
-                                     items=tuple(CampaignItemRow(**decoded(item)) for item in items))
+                               (campaign_id,)).fetchall()
+            attempts = _attempts(db, campaign_id)
+            return CampaignDetailRow(**_campaign_fields(db, row), items=tuple(
+                CampaignItemDetailRow(**decoded(item), attempts=tuple(attempts.get(item["item_index"], ())))
+                for item in items))
 
     def list_campaigns(self, limit: int = 100, offset: int = 0,
                        owner: str | None = None) -> tuple[list[CampaignRow], int]:

@@ -50,6 +50,7 @@ class IterationRow:
     lan: dict[str, Any] | None
     seeds: dict[str, Any] | None
     plan: dict[str, Any] | None
+    fidelity: dict[str, Any] | None  # satlab.engine.fidelity: what the host did meanwhile
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,11 @@ class RunRow(RunSummaryRow):
     result: dict[str, Any] | None  # the engine's RunResult.to_dict(), once finished
     owner: str | None  # who started it (None: the command line)
     shared: bool  # the instructor shows it to the class
+    via_broker: bool  # it went to the workers through the broker (a restart takes it back)
+    worker: str | None  # the `satlab worker` that ran it (None: the process that queued it)
+    attempt: int  # of its campaign item (or lone run): 2 once, when its first worker vanished mid-run
+    fidelity: dict[str, Any] | None  # satlab.engine.fidelity.run_evidence, once finished
+    host_kept_up: bool | None  # its verdict (None: unknown, or not finished)
 
 
 FLOW_SUMMARY_FIELDS = ("transport", "cc", "direction", "start_s", "bytes", "download_time_s", "goodput_mbps",
@@ -98,7 +104,7 @@ def _add_iteration(db: sqlite3.Connection, run_id: str, outcome: dict[str, Any])
     db.execute("DELETE FROM iterations WHERE run_id = ? AND iteration = ?", (run_id, iteration))
     insert(db, "iterations", {"run_id": run_id, "iteration": iteration, "jain_index": outcome.get("jain_index"),
                               **{f"{name}_json": encode_json(outcome.get(name))
-                                 for name in ("fec", "link", "lan", "seeds", "plan")}})
+                                 for name in ("fec", "link", "lan", "seeds", "plan", "fidelity")}})
     known = {"iteration", "flow", "group", *FLOW_SUMMARY_FIELDS}
     for row in outcome.get("flows") or ():
         insert(db, "flow_summaries", {"run_id": run_id, "iteration": iteration, "flow": row["flow"],
@@ -111,11 +117,26 @@ class RunTables(Database):
     """The store's part for runs (a mixin of store.Store)."""
 
     def create_run(self, run_id: str, scenario: dict[str, Any], provenance: dict[str, Any],
-                   campaign_id: str | None = None, item_index: int | None = None) -> None:
+                   campaign_id: str | None = None, item_index: int | None = None, attempt: int = 1) -> None:
         with self._write() as db:
             insert(db, "runs", {"run_id": run_id, "name": scenario["name"], "status": "queued",
                                 "scenario_json": encode_json(scenario), "provenance_json": encode_json(provenance),
-                                "campaign_id": campaign_id, "item_index": item_index, "created_at": time.time()})
+                                "campaign_id": campaign_id, "item_index": item_index, "created_at": time.time(),
+                                "attempt": attempt})
+
+    def mark_via_broker(self, run_id: str) -> None:
+        """The run goes to the workers through the broker."""
+        with self._write() as db:
+            require_run(db, run_id)
+            db.execute("UPDATE runs SET via_broker = 1 WHERE run_id = ?", (run_id,))
+
+    def set_run_worker(self, run_id: str, worker: str, provenance: dict[str, Any] | None) -> None:
+        """The worker that took the run, and what it runs it with (its
+        provenance replaces the server's, which queued it)."""
+        with self._write() as db:
+            require_run(db, run_id)
+            db.execute("UPDATE runs SET worker = ?, provenance_json = COALESCE(?, provenance_json) WHERE run_id = ?",
+                       (worker, encode_json(provenance), run_id))
 
     def set_run_status(self, run_id: str, status: str, error: str | None = None) -> None:
         """running sets started_at; done, failed and cancelled set finished_at."""
@@ -136,18 +157,28 @@ class RunTables(Database):
             require_run(db, run_id)
             _add_iteration(db, run_id, outcome)
 
-    def finish_run(self, run_id: str, result: dict[str, Any]) -> None:
+    def finish_run(self, run_id: str, result: dict[str, Any]) -> bool:
         """The engine's result (RunResult.to_dict()), kept whole as result: its
-        status and error, and its iterations (added as add_iteration does)."""
+        status and error, its fidelity evidence and verdict, and its
+        iterations (added as add_iteration does). Once: False, and nothing
+        changes, if the run has finished already (a result that arrives twice,
+        or late for a run given up)."""
         status = result["status"]
         if status not in FINISHED:
             raise ValueError(f"a finished run's status must be one of {', '.join(FINISHED)}, got {status!r}")
+        evidence = result.get("fidelity")
+        kept_up = evidence.get("host_kept_up") if isinstance(evidence, dict) else None
         with self._write() as db:
             require_run(db, run_id)
+            if db.execute("SELECT status FROM runs WHERE run_id = ?", (run_id,)).fetchone()[0] in FINISHED:
+                return False
             for outcome in result.get("iterations") or ():
                 _add_iteration(db, run_id, outcome)
-            db.execute("UPDATE runs SET status = ?, error = ?, result_json = ?, finished_at = ? WHERE run_id = ?",
-                       (status, result.get("error"), encode_json(result), time.time(), run_id))
+            db.execute("UPDATE runs SET status = ?, error = ?, result_json = ?, finished_at = ?, fidelity_json = ?, "
+                       "host_kept_up = ? WHERE run_id = ?",
+                       (status, result.get("error"), encode_json(result), time.time(), encode_json(evidence),
+                        None if kept_up is None else int(kept_up), run_id))
+        return True
 
     def get_run(self, run_id: str) -> RunRow | None:
         with self._read() as db:
@@ -155,7 +186,10 @@ class RunTables(Database):
             if row is None:
                 return None
             columns = decoded(row)
-            return RunRow(**{**columns, "shared": bool(columns["shared"])}, flows=_flow_summaries(db, run_id))
+            kept_up = columns["host_kept_up"]
+            return RunRow(**{**columns, "shared": bool(columns["shared"]), "via_broker": bool(columns["via_broker"]),
+                             "host_kept_up": None if kept_up is None else bool(kept_up)},
+                          flows=_flow_summaries(db, run_id))
 
     def list_runs(self, status: str | None = None, campaign_id: str | None = None, limit: int = 100,
                   offset: int = 0, visible_to: str | None = None) -> tuple[list[RunSummaryRow], int]:
@@ -185,6 +219,12 @@ class RunTables(Database):
         with self._read() as db:
             rows = db.execute("SELECT * FROM iterations WHERE run_id = ? ORDER BY iteration", (run_id,)).fetchall()
         return tuple(IterationRow(**decoded(row, leave_out=("run_id",))) for row in rows)
+
+    def unfinished_runs(self) -> list[str]:
+        """The runs still queued or running, oldest first."""
+        with self._read() as db:
+            return [row[0] for row in db.execute(
+                "SELECT run_id FROM runs WHERE status IN ('queued', 'running') ORDER BY created_at, rowid")]
 
     def interrupt_unfinished(self, message: str, alive: Callable[[str], bool] = lambda run_id: False) -> list[str]:
         """After a restart: every run still queued or running failed with

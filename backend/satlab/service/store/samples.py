@@ -177,10 +177,25 @@ class SampleTables(Database):
 
     def add_sample(self, event: dict[str, Any]) -> SampleRows:
         """Store one engine "sample" event as rows (see sample_rows), and return them."""
+        rows = self._add_sample(event, once=False)
+        assert rows is not None
+        return rows
+
+    def add_sample_once(self, event: dict[str, Any]) -> SampleRows | None:
+        """add_sample, unless the run has a sample at the event's iteration and
+        time already (an event read again from the workers' stream after a
+        restart): None then, and nothing is stored."""
+        return self._add_sample(event, once=True)
+
+    def _add_sample(self, event: dict[str, Any], once: bool) -> SampleRows | None:
         run_id = event["run_id"]
         rows = sample_rows(event)
         with self._write() as db:
             require_run(db, run_id)
+            if once and any(db.execute(f"SELECT 1 FROM {table} WHERE run_id = ? AND iteration = ? AND t_s = ? "
+                                       "LIMIT 1", (run_id, event["iteration"], event["t_s"])).fetchone()
+                            for table, _, _ in SAMPLE_TABLES.values()):
+                return None
             for kind, (table, _, _) in SAMPLE_TABLES.items():
                 for row in getattr(rows, kind):
                     insert(db, table, {"run_id": run_id, **dataclasses.asdict(row)})

@@ -184,6 +184,33 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE tunnel_samples ADD COLUMN rx_rejected INTEGER;
     ALTER TABLE tunnel_samples ADD COLUMN rx_unauthenticated INTEGER;
     """,
+    # Runs on many machines (issue 23). Whether a run went to the workers
+    # through the broker (a restart takes such runs back instead of failing
+    # them), which worker ran it (NULL: the process that queued it) and which attempt of its campaign
+    # item it was (a run whose worker vanished is tried once more, as a new
+    # run of the same item: both stay, each with its outcome). Each run's
+    # fidelity evidence (satlab.engine.fidelity) and its verdict, each
+    # iteration's; filled in from the results of the runs stored before.
+    # Each campaign item's idempotency key: a run request redelivered by the
+    # broker names it, and an item is counted once whatever arrives twice.
+    """
+    ALTER TABLE runs ADD COLUMN via_broker INTEGER NOT NULL DEFAULT 0 CHECK (via_broker IN (0, 1));
+    ALTER TABLE runs ADD COLUMN worker TEXT;
+    ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1 CHECK (attempt >= 1);
+    ALTER TABLE runs ADD COLUMN fidelity_json TEXT;
+    ALTER TABLE runs ADD COLUMN host_kept_up INTEGER CHECK (host_kept_up IN (0, 1));
+    UPDATE runs SET fidelity_json = json_extract(result_json, '$.fidelity'),
+                    host_kept_up = json_extract(result_json, '$.fidelity.host_kept_up')
+        WHERE json_type(result_json, '$.fidelity') = 'object';
+    ALTER TABLE iterations ADD COLUMN fidelity_json TEXT;
+    UPDATE iterations SET fidelity_json = (
+        SELECT json_extract(runs.result_json, '$.iterations[' || iterations.iteration || '].fidelity')
+        FROM runs WHERE runs.run_id = iterations.run_id
+          AND json_type(runs.result_json, '$.iterations[' || iterations.iteration || '].fidelity') = 'object');
+    ALTER TABLE campaign_items ADD COLUMN idempotency_key TEXT;
+    UPDATE campaign_items SET idempotency_key = campaign_id || ':' || item_index;
+    CREATE UNIQUE INDEX campaign_items_by_key ON campaign_items (idempotency_key);
+    """,
 )
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
