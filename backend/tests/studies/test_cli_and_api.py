@@ -27,7 +27,7 @@ def test_study_run_of_an_unknown_study_or_level_exits_2(tmp_path):
     db = str(tmp_path / "satlab.db")
     done = subprocess.run(SATLAB + ["--db", db, "study", "run", "nosuch"], capture_output=True, text=True)
     assert (done.returncode, done.stderr.strip()) == (
-        2, "satlab: there is no study 'nosuch' (studies: claypool2021, kuhn2021, martin2022, petrou2022)")
+        2, "satlab: there is no study 'nosuch' (studies: claypool2021, kuhn2021, martin2022, petrou2022, quic-vs-pep)")
     done = subprocess.run(SATLAB + ["--db", db, "study", "run", "petrou2022", "--only", "tunnel=S(3,100)"],
                           capture_output=True, text=True)
     assert done.returncode == 2

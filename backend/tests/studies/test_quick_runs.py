@@ -19,6 +19,9 @@ EXPECTED = {
     "kuhn2021": {"utilisation": ("link_utilisation_ratio", 0.01, 1), "zero-rtt": ("download_time_s", 1, 30),
                  "window": ("goodput_mbps", 1, 50)},
     "claypool2021": {"": ("goodput_mbps", 1, 144)},
+    # 10 kB through PEPs with Fast Open: about one 650 ms round trip; 1 MB and 5 MB through PEPs.
+    "quic-vs-pep": {"init-tcp": ("download_time_s", 0.6, 1.0), "size-tcp": ("link_utilisation_ratio", 0.01, 1),
+                    "loss-tcp": ("download_time_s", 1.3, 60)},
 }
 
 
