@@ -2,7 +2,8 @@
  * test_link_model.c - proves satlink's link model (codec/tools/link_model.c)
  * without a device or a clock: a packet takes len x 8 / rate to serialise
  * (1500 bytes at 10 Mbit/s: 1.2 ms) from when the link is free, and is due
- * at its end plus the delay; the drop-tail buffer counts bytes and packets
+ * at its end plus the delay (the model tells the serialisation of the last
+ * packet it took, a lost one too); the drop-tail buffer counts bytes and packets
  * not yet serialised, the part of the packet on the wire already sent
  * excluded; the AQM drops its share of the arrivals above its threshold,
  * none below; the ring's capacity overflows; a falling delay never reorders
@@ -74,6 +75,9 @@ static void test_serialisation_and_delay(void)
 	CHECK(sent(model, 0, 1500) == 1200000u + 250 * MS);
 	CHECK(sent(model, 0, 1500) == 2400000u + 250 * MS);
 	CHECK(sent(model, 100, 1500) == 3600000u + 250 * MS);
+	uint64_t start, end;
+	link_model_last_serialisation(model, &start, &end);
+	CHECK(start == 2400000u && end == 3600000u);
 	CHECK(link_model_free_at_ns(model) == 3600000u);
 	/* At 1.8 ms, 1.8 ms of serialisation are left: 2250 bytes. */
 	CHECK(link_model_queue_bytes(model, link_model_free_at_ns(model), 1800000u) == 2250);
@@ -86,6 +90,8 @@ static void test_serialisation_and_delay(void)
 	model = model_of(&config);
 	CHECK(sent(model, 7 * MS, 1500) == 257 * MS);
 	CHECK(sent(model, 7 * MS, 1500) == 257 * MS);
+	link_model_last_serialisation(model, &start, &end);
+	CHECK(start == 7 * MS && end == 7 * MS);
 	link_model_free(model);
 }
 
@@ -221,8 +227,11 @@ static bool outage_loses(swf_loss_rule rule, uint64_t start_ns)
 					      .duration_ms = 5.2, .phase_ms = 10.0};
 	config.loss_rule = rule;
 	link_model *model = model_of(&config);
-	uint64_t due;
+	uint64_t due, tx_start, tx_end;
 	link_fate fate = link_model_offer(model, start_ns, 1500, &due);
+	/* A lost packet occupied the link: its serialisation is known. */
+	link_model_last_serialisation(model, &tx_start, &tx_end);
+	CHECK(tx_start == start_ns && tx_end == start_ns + 1200000u);
 	link_model_free(model);
 	return fate == LINK_DROP_CHANNEL;
 }

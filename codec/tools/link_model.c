@@ -47,6 +47,7 @@ struct link_model {
 	uint64_t latest_ns; /* the latest arrival seen */
 	uint64_t free_at_ns;
 	uint64_t last_due_ns; /* packets never overtake one another */
+	uint64_t last_tx_start_ns, last_tx_end_ns; /* the last packet taken */
 	/* The frame of the last packet and the channel's decision for it. */
 	uint64_t frame_index;
 	bool frame_lost;
@@ -254,6 +255,8 @@ static bool channel_lost(link_model *m, uint64_t start_ns, uint64_t end_ns)
  * serialised from tx_start to tx_end; *due_ns for LINK_SENT. */
 static link_fate depart(link_model *m, uint64_t tx_start, uint64_t tx_end, uint64_t *due_ns)
 {
+	m->last_tx_start_ns = tx_start;
+	m->last_tx_end_ns = tx_end;
 	bool lost;
 	if (m->frame_ns == 0) {
 		lost = channel_lost(m, tx_start, tx_end);
@@ -317,6 +320,12 @@ link_fate link_model_offer(link_model *m, uint64_t now_ns, uint32_t len, uint64_
 	m->queued[m->queued_tail++ % m->queue_capacity] = (serialising){tx_start, tx_end, len};
 	m->queued_bytes += len;
 	return depart(m, tx_start, tx_end, due_ns);
+}
+
+void link_model_last_serialisation(const link_model *m, uint64_t *start_ns, uint64_t *end_ns)
+{
+	*start_ns = m->last_tx_start_ns;
+	*end_ns = m->last_tx_end_ns;
 }
 
 uint64_t link_model_free_at_ns(const link_model *m)

@@ -134,6 +134,12 @@ void link_model_free(link_model *model);
  * end, never before the due time of the packet sent before it. */
 link_fate link_model_offer(link_model *model, uint64_t now_ns, uint32_t len, uint64_t *due_ns);
 
+/* link_model_last_serialisation gives the serialisation [*start_ns,
+ * *end_ns) of the last packet the link took: the last offer that returned
+ * LINK_SENT or LINK_DROP_CHANNEL (both 0 before any). With an unlimited
+ * rate, both are its arrival. */
+void link_model_last_serialisation(const link_model *model, uint64_t *start_ns, uint64_t *end_ns);
+
 /* link_model_free_at_ns is when the link will have serialised everything it
  * took (lost packets included): an offer before then queues. */
 uint64_t link_model_free_at_ns(const link_model *model);

@@ -454,16 +454,8 @@ static bool segment_option(const char *option, const char *value)
 static void parse_arguments(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *option = argv[i];
-		if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
-			fputs(usage, stdout);
-			exit(0);
-		}
-		if (strncmp(option, "--", 2) != 0)
-			usage_fail("unexpected argument \"%s\" (see --help)", option);
-		if (i + 1 == argc)
-			usage_fail("%s needs a value", option);
-		const char *value = argv[++i];
+		const char *value;
+		const char *option = next_option(argc, argv, &i, usage, NULL, &value);
 		if (strcmp(option, "--role") == 0) {
 			if (strcmp(value, "terminal") == 0)
 				opt.role = ROLE_TERMINAL;

@@ -16,8 +16,11 @@
  * into a histogram. Reader and writer are separate threads because a write
  * into a TUN runs the receiving namespace's network stack in the writer's
  * time slice, which must not delay the next read. They share a
- * single-producer single-consumer ring of packets. This file is the rest:
- * threads, TUN I/O, options and statistics.
+ * single-producer single-consumer ring of packets. With a capture
+ * (link_capture.h), the reader records each packet's arrival and fate, the
+ * writer completes the record of a sent packet at its departure, and the
+ * capture's own thread writes the file. This file is the rest: threads,
+ * TUN I/O, options and statistics.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +39,7 @@
 #include <unistd.h>
 
 #include "histogram.h"
+#include "link_capture.h"
 #include "link_model.h"
 #include "swf.h"
 #include "tool.h"
@@ -61,11 +65,17 @@ typedef struct link_options {
 	double buffer;              /* in buffer_unit */
 	const char *buffer_option; /* the option that set it: one per direction */
 	bool aqm_ratio_given, aqm_seed_given, delay_seed_given;
+	/* The capture: a file, or NULL for none. */
+	const char *capture_path;
+	uint32_t capture_snap_bytes;
+	uint64_t capture_max_bytes;
+	const char *capture_option; /* the last capture option given but the file's */
 } link_options;
 
 typedef struct slot {
 	uint64_t due_ns;
 	uint32_t len;
+	capture_record *record; /* NULL: not captured */
 } slot;
 
 typedef struct direction {
@@ -75,6 +85,10 @@ typedef struct direction {
 	uint64_t ring_packets; /* a power of two */
 	link_model_config config; /* as resolved: what the ready line reports */
 	link_model *model;        /* the reader's alone */
+	capture *capture;         /* NULL: none */
+	const char *capture_path;
+	uint32_t capture_snap_bytes;
+	uint64_t capture_max_bytes;
 
 	/* The ring: the reader fills slots[tail], the writer empties
 	 * slots[head]; indices grow forever and wrap by masking. */
@@ -160,6 +174,16 @@ static const char usage[] =
 	"                       its time on the air overlaps lost time; start, it is\n"
 	"                       decided when its serialisation starts\n"
 	"\n"
+	"Capture (pcapng, off by default): every packet that arrived, with its fate\n"
+	"(delivered, write-error, buffer-drop, aqm-drop, channel-loss, overflow,\n"
+	"in-flight) and times in its comment (tshark -Y 'frame.comment contains\n"
+	"\"fate=channel-loss\"'), written by a thread of its own:\n"
+	"  --ab-capture FILE, --ba-capture FILE  the file of each direction\n"
+	"  --capture-snap-bytes N  bytes kept of each packet, 20..65535 (default 128:\n"
+	"                       headers only)\n"
+	"  --capture-max-bytes N   the most each file may take; capturing stops there\n"
+	"                       and the file says so (default 1073741824)\n"
+	"\n"
 	"Output:\n"
 	"  --stats-interval-ms MS  period of the stats lines (default 100; 0: none)\n"
 	"  --no-realtime           do not ask SCHED_FIFO for the forwarding threads (by\n"
@@ -179,32 +203,40 @@ static bool ring_full(const direction *d, uint64_t tail)
 	return tail - atomic_load_explicit(&d->head, memory_order_acquire) == d->ring_packets;
 }
 
-/* admit offers a packet of len bytes read at now to the link, counts its
- * fate, and returns its due time, or 0 if it is dropped. */
-static uint64_t admit(direction *d, uint32_t len, uint64_t now)
+/* admit offers a packet of len bytes to the link (story->arrival_ns set),
+ * counts its fate and completes its story. */
+static void admit(direction *d, uint32_t len, packet_story *story)
 {
-	uint64_t due;
-	link_fate fate = link_model_offer(d->model, now - start_ns, len, &due);
+	story->fate = link_model_offer(d->model, story->arrival_ns, len, &story->due_ns);
 	atomic_store_explicit(&d->free_at_ns, link_model_free_at_ns(d->model),
 			      memory_order_relaxed);
-	switch (fate) {
+	switch (story->fate) {
 	case LINK_SENT:
-		return start_ns + due;
+		break;
 	case LINK_DROP_AQM:
 		atomic_fetch_add_explicit(&d->drops_aqm, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&d->drops_buffer, 1, memory_order_relaxed);
-		return 0;
+		return;
 	case LINK_DROP_BUFFER:
 		atomic_fetch_add_explicit(&d->drops_buffer, 1, memory_order_relaxed);
-		return 0;
+		return;
 	case LINK_DROP_OVERFLOW:
 		atomic_fetch_add_explicit(&d->drops_overflow, 1, memory_order_relaxed);
-		return 0;
+		return;
 	case LINK_DROP_CHANNEL:
 		atomic_fetch_add_explicit(&d->drops_channel, 1, memory_order_relaxed);
-		return 0;
+		break;
 	}
-	return 0;
+	link_model_last_serialisation(d->model, &story->tx_start_ns, &story->tx_end_ns);
+}
+
+/* record_arrival captures a packet's arrival, if the direction captures;
+ * the record to complete at its departure, or NULL. */
+static capture_record *record_arrival(direction *d, const packet_story *story,
+				      const uint8_t *packet, uint32_t len)
+{
+	return d->capture != NULL ? link_capture_arrival(d->capture, story, packet, len, start_ns)
+				  : NULL;
 }
 
 static void wake_writer(direction *d)
@@ -221,6 +253,7 @@ static void *reader_main(void *arg)
 	if (scratch == NULL)
 		fail("out of memory for the %s reader", d->name);
 	uint64_t tail = atomic_load(&d->tail);
+	uint64_t seq = 0; /* arrivals so far */
 	while (!stop_requested()) {
 		bool full = ring_full(d, tail);
 		uint8_t *buf = full ? scratch : d->data + (tail & (d->ring_packets - 1)) * (size_t)d->mtu;
@@ -236,17 +269,21 @@ static void *reader_main(void *arg)
 				continue;
 			fail_errno("read from the %s input", d->name);
 		}
-		uint64_t now = now_ns();
+		packet_story story = {.seq = seq++, .arrival_ns = now_ns() - start_ns};
 		atomic_fetch_add_explicit(&d->packets_in, 1, memory_order_relaxed);
 		atomic_fetch_add_explicit(&d->bytes_in, (uint64_t)n, memory_order_relaxed);
 		if (full) {
 			atomic_fetch_add_explicit(&d->drops_overflow, 1, memory_order_relaxed);
+			story.fate = LINK_DROP_OVERFLOW;
+			record_arrival(d, &story, buf, (uint32_t)n);
 			continue;
 		}
-		uint64_t due = admit(d, (uint32_t)n, now);
-		if (due == 0)
+		admit(d, (uint32_t)n, &story);
+		capture_record *record = record_arrival(d, &story, buf, (uint32_t)n);
+		if (story.fate != LINK_SENT)
 			continue;
-		d->slots[tail & (d->ring_packets - 1)] = (slot){due, (uint32_t)n};
+		d->slots[tail & (d->ring_packets - 1)] =
+			(slot){start_ns + story.due_ns, (uint32_t)n, record};
 		atomic_store_explicit(&d->tail, ++tail, memory_order_seq_cst);
 		/* Pairs with the writer's store of writer_idle then load of tail:
 		 * one of the two sides sees the other. */
@@ -300,12 +337,15 @@ static void *writer_main(void *arg)
 			continue;
 		}
 		const uint8_t *packet = d->data + (head & (d->ring_packets - 1)) * (size_t)d->mtu;
-		if (write(d->out_fd, packet, s->len) == (ssize_t)s->len) {
+		bool written = write(d->out_fd, packet, s->len) == (ssize_t)s->len;
+		if (written) {
 			atomic_fetch_add_explicit(&d->packets_out, 1, memory_order_relaxed);
 			atomic_fetch_add_explicit(&d->bytes_out, s->len, memory_order_relaxed);
 		} else {
 			atomic_fetch_add_explicit(&d->write_errors, 1, memory_order_relaxed);
 		}
+		if (s->record != NULL)
+			link_capture_departure(s->record, now - start_ns, written);
 		histogram_add(&d->lateness, now - s->due_ns);
 		atomic_store_explicit(&d->head, ++head, memory_order_release);
 	}
@@ -382,6 +422,9 @@ static void direction_init(direction *d, const char *name, const link_options *o
 	memset(d, 0, sizeof *d);
 	d->name = name;
 	d->mtu = mtu;
+	d->capture_path = options->capture_path;
+	d->capture_snap_bytes = options->capture_snap_bytes;
+	d->capture_max_bytes = options->capture_max_bytes;
 	d->config = options->model;
 	resolve_buffer(&d->config, options, reverse, name, mtu);
 	d->ring_packets = ring_size(&d->config, mtu);
@@ -402,8 +445,22 @@ static void direction_init(direction *d, const char *name, const link_options *o
 		fail_errno("create the %s eventfd and timerfd", name);
 }
 
+/* open_capture opens the direction's capture file, if it has one. */
+static void open_capture(direction *d)
+{
+	if (d->capture_path == NULL)
+		return;
+	d->capture = link_capture_open(d->name, d->capture_path, d->capture_snap_bytes,
+				       d->capture_max_bytes, start_ns, d->ring_packets);
+	if (d->capture == NULL)
+		fail_errno("--%s-capture: open %s", d->name, d->capture_path);
+	if (!capture_start(d->capture))
+		fail("start the %s capture thread", d->name);
+}
+
 static void direction_free(direction *d)
 {
+	capture_free(d->capture);
 	link_model_free(d->model);
 	free(d->slots);
 	free(d->data);
@@ -456,10 +513,18 @@ static void print_link(const direction *d)
 	else
 		printf(",\"delay_variation\":null");
 	if (c->rate_trace.steps != NULL)
-		printf(",\"rate_trace\":{\"steps\":%zu,\"period_ms\":%g}}", c->rate_trace.count,
+		printf(",\"rate_trace\":{\"steps\":%zu,\"period_ms\":%g}", c->rate_trace.count,
 		       c->rate_trace.period_ms);
 	else
-		printf(",\"rate_trace\":null}");
+		printf(",\"rate_trace\":null");
+	if (d->capture != NULL) {
+		printf(",\"capture\":{\"file\":");
+		print_json_string(stdout, d->capture_path);
+		printf(",\"snap_bytes\":%" PRIu32 ",\"max_bytes\":%" PRIu64 "}}",
+		       d->capture_snap_bytes, d->capture_max_bytes);
+	} else {
+		printf(",\"capture\":null}");
+	}
 }
 
 static void print_direction(direction *d, uint64_t now, const histogram_snapshot *newer,
@@ -481,6 +546,8 @@ static void print_direction(direction *d, uint64_t now, const histogram_snapshot
 	       COUNTER(drops_overflow), COUNTER(write_errors));
 #undef COUNTER
 	histogram_print(stdout, newer, older);
+	printf(",\"capture\":");
+	capture_print_stats(stdout, d->capture);
 	putchar('}');
 }
 
@@ -641,6 +708,17 @@ static void set_link_option(link_options *o, const char *direction_name, const c
 		parse_channel(option, value, &c->channel);
 	} else if (strcmp(base, "loss-rule") == 0) {
 		c->loss_rule = parse_loss_rule(option, value);
+	} else if (strcmp(base, "capture") == 0) {
+		if (strcmp(option, "--capture") == 0)
+			usage_fail("--capture would write both directions into one file: give "
+				   "--ab-capture FILE and/or --ba-capture FILE");
+		o->capture_path = value;
+	} else if (strcmp(base, "capture-snap-bytes") == 0) {
+		o->capture_snap_bytes = (uint32_t)parse_uint(option, value, 20, 65535);
+		o->capture_option = option;
+	} else if (strcmp(base, "capture-max-bytes") == 0) {
+		o->capture_max_bytes = parse_uint(option, value, 4096, UINT64_C(1) << 50);
+		o->capture_option = option;
 	} else {
 		usage_fail("unknown option %s (see --help)", option);
 	}
@@ -691,6 +769,26 @@ static void check_link(const link_options *o, const char *dir)
 	check_trace_period(&c->rate_trace, dir, "rate");
 }
 
+/* check_captures refuses capture options that capture nothing, and one
+ * file for both directions. */
+static void check_captures(const link_options links[2])
+{
+	for (int k = 0; k < 2; k++) {
+		const char *option = links[k].capture_option;
+		if (option == NULL || links[k].capture_path != NULL)
+			continue;
+		bool both = strncmp(option, "--ab-", 5) != 0 && strncmp(option, "--ba-", 5) != 0;
+		if (!both || links[1 - k].capture_path == NULL)
+			usage_fail("%s needs %s", option,
+				   both ? "--ab-capture or --ba-capture"
+					: k == 0 ? "--ab-capture" : "--ba-capture");
+	}
+	if (links[0].capture_path != NULL && links[1].capture_path != NULL &&
+	    strcmp(links[0].capture_path, links[1].capture_path) == 0)
+		usage_fail("--ab-capture and --ba-capture name the same file, %s: give each direction "
+			   "its own", links[0].capture_path);
+}
+
 int main(int argc, char **argv)
 {
 	tool_name = "satlink";
@@ -704,23 +802,18 @@ int main(int argc, char **argv)
 						    .buffer_packets = LINK_UNLIMITED,
 						    .aqm_threshold_bytes = LINK_UNLIMITED,
 						    .aqm_seed = 1,
-						    .delay_seed = 1}};
+						    .delay_seed = 1},
+					  .capture_snap_bytes = LINK_CAPTURE_SNAP_BYTES,
+					  .capture_max_bytes = LINK_CAPTURE_MAX_BYTES};
 
+	static const char *const flags[] = {"--no-realtime", NULL};
 	for (int i = 1; i < argc; i++) {
-		const char *option = argv[i];
-		if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
-			fputs(usage, stdout);
-			return 0;
-		}
+		const char *value;
+		const char *option = next_option(argc, argv, &i, usage, flags, &value);
 		if (strcmp(option, "--no-realtime") == 0) {
 			realtime = false;
 			continue;
 		}
-		if (strncmp(option, "--", 2) != 0)
-			usage_fail("unexpected argument \"%s\" (see --help)", option);
-		if (i + 1 == argc)
-			usage_fail("%s needs a value", option);
-		const char *value = argv[++i];
 		int side = option[2] == 'a' ? 0 : 1;
 		if (strcmp(option, "--a-netns") == 0 || strcmp(option, "--b-netns") == 0) {
 			netns[side] = value;
@@ -747,6 +840,7 @@ int main(int argc, char **argv)
 		usage_fail("--a-dev and --b-dev are required (see --help)");
 	for (int k = 0; k < 2; k++)
 		check_link(&links[k], k == 0 ? "ab" : "ba");
+	check_captures(links);
 
 	static direction dirs[2];
 	direction_init(&dirs[0], "ab", &links[0], &links[1], mtu);
@@ -765,6 +859,8 @@ int main(int argc, char **argv)
 	dirs[1].in_fd = dirs[0].out_fd = fds[1];
 
 	start_ns = now_ns();
+	for (int k = 0; k < 2; k++)
+		open_capture(&dirs[k]);
 	bool all_realtime = true;
 	for (int k = 0; k < 2; k++) {
 		all_realtime &= start_thread(&dirs[k].writer, writer_main, &dirs[k], "writer");
@@ -794,6 +890,8 @@ int main(int argc, char **argv)
 	for (int k = 0; k < 2; k++) {
 		pthread_join(dirs[k].reader, NULL);
 		pthread_join(dirs[k].writer, NULL);
+		if (dirs[k].capture != NULL)
+			capture_finish(dirs[k].capture);
 	}
 	print_stats("summary", dirs, snaps, true);
 	for (int k = 0; k < 2; k++) {

@@ -7,7 +7,13 @@
  * z follows; a flush timer sends one more when no source came for flush_ms,
  * so that the tail of a burst is protected too. Unprotected flows pass as
  * plain packets. Datagrams from the peer are decoded and their inner packets
- * written into the TUN: sources at once, rebuilt ones as soon as they decode.
+ * written into the TUN: sources at once, rebuilt ones as soon as they decode
+ * (--delivery immediate), or in ESI order (in-order: held after a gap until
+ * it is rebuilt, given up or held for --hold-ms).
+ *
+ * With --tx-capture or --rx-capture, each datagram sent or received (and
+ * each ESI rebuilt or given up) is recorded with its fate in a pcapng file
+ * (tunnel_capture.h), written by a thread of its own.
  *
  * With --key-file, every datagram carries a tag of the key the endpoints
  * share, and the receiver drops what does not verify.
@@ -38,6 +44,7 @@
 #include "swf.h"
 #include "tool.h"
 #include "tun.h"
+#include "tunnel_capture.h"
 #include "tunnel_proto.h"
 
 /* Outer IPv4 and UDP headers, then the largest tunnel header (a repair's);
@@ -60,6 +67,7 @@ typedef struct tx_counters {
 
 typedef struct rx_counters {
 	tunnel_rx_counters proto;
+	tunnel_reorder_counters reorder;
 	uint64_t write_errors;
 } rx_counters;
 
@@ -78,13 +86,25 @@ static struct {
 	bool have_key;
 	uint8_t key[TUNNEL_KEY_BYTES];
 	uint32_t tag_bytes; /* TUNNEL_TAG_BYTES with a key, else 0 */
+	tunnel_delivery delivery;
+	double hold_ms;
+	const char *hold_option; /* --hold-ms if given */
+	const char *capture_path[2]; /* tx, rx; NULL: none */
+	uint32_t capture_snap_bytes;
+	uint64_t capture_max_bytes;
+	const char *capture_option; /* a capture option given but the files */
 } opt = {.outer_mtu = 1500, .k = 10, .z = 100, .dt = 15, .flush_ms = 10, .protect_all = true,
-	 .stats_interval_ms = 100};
+	 .stats_interval_ms = 100, .hold_ms = 200,
+	 .capture_snap_bytes = TUNNEL_CAPTURE_SNAP_BYTES,
+	 .capture_max_bytes = TUNNEL_CAPTURE_MAX_BYTES};
+
+enum { TX = 0, RX = 1 };
 
 static int tun_fd, udp_fd;
 static uint32_t session;
 static uint64_t start_ns;
-static histogram decoding_delay;
+static histogram decoding_delay, hold_delay;
+static tunnel_capture captures[2]; /* capture NULL: none */
 
 static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
 static tx_counters tx_published;
@@ -121,6 +141,19 @@ static const char usage[] =
 	"                        key; each datagram gets 16 bytes longer (the symbol size\n"
 	"                        from --outer-mtu shrinks by as much) and the receiver\n"
 	"                        drops what does not verify\n"
+	"  --delivery MODE       immediate (default): sources written at once, rebuilt\n"
+	"                        packets as they decode; in-order: packets after a gap\n"
+	"                        are held until it is rebuilt or given up, then written\n"
+	"                        in ESI order\n"
+	"  --hold-ms MS          in order: the longest a packet is held for a gap, after\n"
+	"                        which the gap is passed over (default 200)\n"
+	"  --tx-capture FILE, --rx-capture FILE  pcapng of the datagrams sent or received,\n"
+	"                        each with its fate and FEC payload ID in its comment (rx:\n"
+	"                        also the packets rebuilt and the ESIs given up)\n"
+	"  --capture-snap-bytes N  bytes kept of each (IPv4 and UDP headers included),\n"
+	"                        48..65535 (default 128)\n"
+	"  --capture-max-bytes N   the most each file may take; capturing stops there\n"
+	"                        and the file says so (default 1073741824)\n"
 	"  --stats-interval-ms MS  period of the stats lines (default 100; 0: none)\n"
 	"  --help                this text\n"
 	"\n"
@@ -159,29 +192,39 @@ static bool is_protected(const uint8_t *packet, size_t len)
 	return false;
 }
 
-/* send_datagram sends buf[0..len), signed with auth if not NULL (buf has
- * room for the tag). */
-static void send_datagram(tx_counters *counters, tunnel_auth *auth, uint8_t *buf, size_t len)
+/* The sender thread's state. */
+typedef struct sender_state {
+	tx_counters counters;
+	tunnel_auth *auth;       /* NULL: no key */
+	tunnel_capture *capture; /* NULL: none */
+} sender_state;
+
+/* send_datagram sends buf[0..len), signed if there is a key (buf has room
+ * for the tag), and captures it; flush for a flush repair. */
+static void send_datagram(sender_state *s, uint8_t *buf, size_t len, bool flush)
 {
-	if (auth != NULL) {
-		tunnel_auth_sign(auth, buf, len);
+	if (s->auth != NULL) {
+		tunnel_auth_sign(s->auth, buf, len);
 		len += TUNNEL_TAG_BYTES;
 	}
-	if (send(udp_fd, buf, len, 0) != (ssize_t)len)
-		counters->send_errors++;
+	bool sent = send(udp_fd, buf, len, 0) == (ssize_t)len;
+	if (!sent)
+		s->counters.send_errors++;
+	if (s->capture != NULL)
+		tunnel_capture_sent(s->capture, buf, len, sent, flush, now_ns());
 }
 
-static void send_repair(swf_encoder *encoder, tunnel_auth *auth, uint8_t *buf,
-			tx_counters *counters)
+static void send_repair(sender_state *s, swf_encoder *encoder, uint8_t *buf, bool flush)
 {
 	swf_repair_id id;
 	if (swf_encoder_build_repair(encoder, buf + TUNNEL_REPAIR_HEADER_BYTES, &id) != SWF_OK ||
 	    swf_repair_id_write(&id, buf + TUNNEL_HEADER_BYTES) != SWF_OK)
 		fail("build a repair symbol");
 	tunnel_write_header(buf, TUNNEL_REPAIR, session);
-	send_datagram(counters, auth, buf, TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes);
-	counters->repairs++;
-	counters->uncovered = 0;
+	send_datagram(s, buf, TUNNEL_REPAIR_HEADER_BYTES + opt.symbol_bytes, flush);
+	s->counters.repairs++;
+	s->counters.flush_repairs += flush;
+	s->counters.uncovered = 0;
 }
 
 static void publish_tx(const tx_counters *counters)
@@ -191,11 +234,11 @@ static void publish_tx(const tx_counters *counters)
 	pthread_mutex_unlock(&counters_lock);
 }
 
-/* Waits until the TUN is readable or the stop signal (true), or until
- * deadline_ns passes (false; 0: no deadline). */
-static bool wait_tun(uint64_t deadline_ns)
+/* Waits until fd is readable or the stop signal (true), or until
+ * deadline_ns passes (false; 0: no deadline); what names fd. */
+static bool wait_readable(int fd, uint64_t deadline_ns, const char *what)
 {
-	struct pollfd fds[2] = {{tun_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
+	struct pollfd fds[2] = {{fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
 	struct timespec timeout, *timeout_p = NULL;
 	if (deadline_ns != 0) {
 		uint64_t now = now_ns(), left = deadline_ns > now ? deadline_ns - now : 0;
@@ -204,7 +247,7 @@ static bool wait_tun(uint64_t deadline_ns)
 	}
 	int ready = ppoll(fds, 2, timeout_p, NULL);
 	if (ready < 0 && errno != EINTR)
-		fail_errno("poll the TUN device");
+		fail_errno("poll %s", what);
 	return ready != 0;
 }
 
@@ -227,7 +270,9 @@ static tunnel_auth *auth_new(const struct sockaddr_in *sender, const struct sock
 static void *sender_main(void *unused)
 {
 	(void)unused;
-	tunnel_auth *auth = auth_new(&opt.local, &opt.remote);
+	sender_state s = {.auth = auth_new(&opt.local, &opt.remote),
+		    .capture = captures[TX].capture != NULL ? &captures[TX] : NULL};
+	tx_counters *counters = &s.counters;
 	swf_encoder_config config = {.symbol_bytes = opt.symbol_bytes, .k = opt.k, .z = opt.z,
 				     .dt = opt.dt};
 	swf_encoder *encoder;
@@ -242,30 +287,28 @@ static void *sender_main(void *unused)
 	uint8_t *packet = buf + TUNNEL_SOURCE_HEADER_BYTES;
 	uint64_t flush_ns = (uint64_t)(opt.flush_ms * 1e6);
 	uint64_t flush_deadline = 0; /* 0: every source is covered by a repair */
-	tx_counters counters = {0};
 
 	while (!stop_requested()) {
 		ssize_t n = read(tun_fd, packet, inner_mtu);
 		if (n < 0) {
 			if (errno != EAGAIN && errno != EINTR)
 				fail_errno("read from %s", opt.dev_name);
-			publish_tx(&counters);
-			if (!wait_tun(flush_deadline) && flush_deadline != 0) {
-				send_repair(encoder, auth, repair, &counters);
-				counters.flush_repairs++;
+			publish_tx(counters);
+			if (!wait_readable(tun_fd, flush_deadline, "the TUN device") &&
+			    flush_deadline != 0) {
+				send_repair(&s, encoder, repair, true);
 				flush_deadline = 0;
 			}
 			continue;
 		}
-		counters.packets_in++;
+		counters->packets_in++;
 		size_t len = (size_t)n;
 		if (len == 0 || !tunnel_inner_packet_ok(packet, len))
 			continue;
 		if (!is_protected(packet, len)) {
 			tunnel_write_header(packet - TUNNEL_HEADER_BYTES, TUNNEL_PLAIN, session);
-			send_datagram(&counters, auth, packet - TUNNEL_HEADER_BYTES,
-				      TUNNEL_HEADER_BYTES + len);
-			counters.plain++;
+			send_datagram(&s, packet - TUNNEL_HEADER_BYTES, TUNNEL_HEADER_BYTES + len, false);
+			counters->plain++;
 			continue;
 		}
 		/* The symbol [length | packet] is built in place for the
@@ -281,21 +324,21 @@ static void *sender_main(void *unused)
 		tunnel_write_header(buf, TUNNEL_SOURCE, session);
 		for (int i = 0; i < 4; i++)
 			buf[TUNNEL_HEADER_BYTES + i] = (uint8_t)(esi >> (24 - 8 * i));
-		send_datagram(&counters, auth, buf, TUNNEL_SOURCE_HEADER_BYTES + len);
-		counters.sources++;
-		counters.uncovered++;
+		send_datagram(&s, buf, TUNNEL_SOURCE_HEADER_BYTES + len, false);
+		counters->sources++;
+		counters->uncovered++;
 		if (repair_due) {
-			send_repair(encoder, auth, repair, &counters);
+			send_repair(&s, encoder, repair, false);
 			flush_deadline = 0;
 		} else if (flush_ns != 0) {
 			flush_deadline = now_ns() + flush_ns;
 		}
-		if ((counters.packets_in & 63) == 0)
-			publish_tx(&counters);
+		if ((counters->packets_in & 63) == 0)
+			publish_tx(counters);
 	}
-	publish_tx(&counters);
+	publish_tx(counters);
 	swf_encoder_free(encoder);
-	tunnel_auth_free(auth);
+	tunnel_auth_free(s.auth);
 	free(buf);
 	free(repair);
 	return NULL;
@@ -314,6 +357,7 @@ static void deliver(void *context, const uint8_t *packet, size_t len)
 static void publish_rx(const tunnel_receiver *receiver, rx_counters *counters)
 {
 	counters->proto = receiver->counters;
+	counters->reorder = receiver->reorder.counters;
 	pthread_mutex_lock(&counters_lock);
 	rx_published = *counters;
 	pthread_mutex_unlock(&counters_lock);
@@ -324,7 +368,18 @@ static void *receiver_main(void *unused)
 	(void)unused;
 	static tunnel_receiver receiver;
 	tunnel_auth *auth = auth_new(&opt.remote, &opt.local);
-	if (tunnel_receiver_init(&receiver, opt.symbol_bytes, opt.z, &decoding_delay, auth) != SWF_OK)
+	tunnel_receiver_config config = {
+		.symbol_bytes = opt.symbol_bytes,
+		.window = opt.z,
+		.delivery = opt.delivery,
+		.hold_ns = (uint64_t)(opt.hold_ms * 1e6),
+		.decoding_delay = &decoding_delay,
+		.hold_delay = &hold_delay,
+		.auth = auth,
+		.observe = captures[RX].capture != NULL ? tunnel_capture_observe : NULL,
+		.observe_context = &captures[RX],
+	};
+	if (tunnel_receiver_init(&receiver, &config) != SWF_OK)
 		fail("create the decoder");
 	/* One byte more than the longest valid datagram: a longer one arrives
 	 * truncated to a length that does not parse. */
@@ -346,9 +401,12 @@ static void *receiver_main(void *unused)
 			if (errno != EAGAIN && errno != EINTR && errno != ECONNREFUSED)
 				fail_errno("receive from the peer");
 			publish_rx(&receiver, &counters);
-			struct pollfd fds[2] = {{udp_fd, POLLIN, 0}, {stop_fd, POLLIN, 0}};
-			if (poll(fds, 2, -1) < 0 && errno != EINTR)
-				fail_errno("poll the UDP socket");
+			/* In order, packets held for a gap leave at their hold time. */
+			if (!wait_readable(udp_fd, tunnel_receiver_deadline_ns(&receiver),
+					   "the UDP socket")) {
+				tunnel_receiver_tick(&receiver, now_ns(), deliver, &counters);
+				publish_rx(&receiver, &counters);
+			}
 			continue;
 		}
 		uint64_t now = now_ns();
@@ -357,6 +415,8 @@ static void *receiver_main(void *unused)
 					      deliver, &counters);
 		publish_rx(&receiver, &counters);
 	}
+	tunnel_receiver_flush(&receiver, now_ns(), deliver, &counters);
+	publish_rx(&receiver, &counters);
 	tunnel_receiver_free(&receiver);
 	tunnel_auth_free(auth);
 	free(bufs);
@@ -486,7 +546,7 @@ static void open_socket(void)
 		fail_errno("connect UDP to %s:%u", text, ntohs(opt.remote.sin_port));
 }
 
-static histogram_snapshot snaps[2];
+static histogram_snapshot snaps[2], hold_snaps[2];
 
 static void print_stats(const char *event, bool whole_run)
 {
@@ -508,13 +568,72 @@ static void print_stats(const char *event, bool whole_run)
 	       ",\"lost\":%" PRIu64 ",\"recovered\":%" PRIu64 ",\"unrecovered\":%" PRIu64
 	       ",\"malformed\":%" PRIu64 ",\"sessions\":%" PRIu64 ",\"rejected\":%" PRIu64
 	       ",\"unauthenticated\":%" PRIu64 ",\"write_errors\":%" PRIu64
-	       ",\"decoding_delay_ms\":",
+	       ",\"held\":%" PRIu64 ",\"hold_timeouts\":%" PRIu64 ",\"decoding_delay_ms\":",
 	       p->plain, p->sources, p->repairs, p->lost, p->recovered, p->unrecovered,
-	       p->malformed, p->sessions, p->rejected, p->unauthenticated, rx.write_errors);
+	       p->malformed, p->sessions, p->rejected, p->unauthenticated, rx.write_errors,
+	       rx.reorder.held, rx.reorder.hold_timeouts);
 	histogram_print(stdout, &snaps[0], whole_run ? NULL : &snaps[1]);
+	histogram_snapshot_take(&hold_delay, &hold_snaps[0]);
+	printf(",\"hold_delay_ms\":");
+	histogram_print(stdout, &hold_snaps[0], whole_run ? NULL : &hold_snaps[1]);
+	printf("},\"capture\":{\"tx\":");
+	capture_print_stats(stdout, captures[TX].capture);
+	printf(",\"rx\":");
+	capture_print_stats(stdout, captures[RX].capture);
 	printf("}}\n");
 	fflush(stdout);
 	snaps[1] = snaps[0];
+	hold_snaps[1] = hold_snaps[0];
+}
+
+/* delivery_option takes --delivery and --hold-ms; false for another. */
+static bool delivery_option(const char *option, const char *value)
+{
+	if (strcmp(option, "--delivery") == 0) {
+		if (strcmp(value, "immediate") == 0)
+			opt.delivery = TUNNEL_DELIVERY_IMMEDIATE;
+		else if (strcmp(value, "in-order") == 0)
+			opt.delivery = TUNNEL_DELIVERY_IN_ORDER;
+		else
+			usage_fail("--delivery must be immediate or in-order, got \"%s\"", value);
+	} else if (strcmp(option, "--hold-ms") == 0) {
+		opt.hold_ms = parse_double(option, value, 0.001, true, 60000);
+		opt.hold_option = option;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* capture_option takes the capture options; false for another. */
+static bool capture_option(const char *option, const char *value)
+{
+	if (strcmp(option, "--tx-capture") == 0) {
+		opt.capture_path[TX] = value;
+	} else if (strcmp(option, "--rx-capture") == 0) {
+		opt.capture_path[RX] = value;
+	} else if (strcmp(option, "--capture-snap-bytes") == 0) {
+		opt.capture_snap_bytes = (uint32_t)parse_uint(option, value, 48, 65535);
+		opt.capture_option = option;
+	} else if (strcmp(option, "--capture-max-bytes") == 0) {
+		opt.capture_max_bytes = parse_uint(option, value, 4096, UINT64_C(1) << 50);
+		opt.capture_option = option;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static void check_delivery_and_captures(void)
+{
+	if (opt.hold_option != NULL && opt.delivery != TUNNEL_DELIVERY_IN_ORDER)
+		usage_fail("--hold-ms needs --delivery in-order: only packets held for order wait");
+	const char *tx = opt.capture_path[TX], *rx = opt.capture_path[RX];
+	if (opt.capture_option != NULL && tx == NULL && rx == NULL)
+		usage_fail("%s needs --tx-capture or --rx-capture", opt.capture_option);
+	if (tx != NULL && rx != NULL && strcmp(tx, rx) == 0)
+		usage_fail("--tx-capture and --rx-capture name the same file, %s: give each its own",
+			   tx);
 }
 
 static void parse_arguments(int argc, char **argv)
@@ -522,16 +641,8 @@ static void parse_arguments(int argc, char **argv)
 	bool have_local = false, have_remote = false;
 	const char *symbol_option = NULL;
 	for (int i = 1; i < argc; i++) {
-		const char *option = argv[i];
-		if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
-			fputs(usage, stdout);
-			exit(0);
-		}
-		if (strncmp(option, "--", 2) != 0)
-			usage_fail("unexpected argument \"%s\" (see --help)", option);
-		if (i + 1 == argc)
-			usage_fail("%s needs a value", option);
-		const char *value = argv[++i];
+		const char *value;
+		const char *option = next_option(argc, argv, &i, usage, NULL, &value);
 		if (strcmp(option, "--dev") == 0) {
 			tun_check_name(option, value);
 			opt.dev = value;
@@ -565,10 +676,11 @@ static void parse_arguments(int argc, char **argv)
 			read_key(option, value);
 		} else if (strcmp(option, "--stats-interval-ms") == 0) {
 			opt.stats_interval_ms = (uint32_t)parse_uint(option, value, 0, 3600000);
-		} else {
+		} else if (!delivery_option(option, value) && !capture_option(option, value)) {
 			usage_fail("unknown option %s (see --help)", option);
 		}
 	}
+	check_delivery_and_captures();
 	if (opt.dev == NULL || !have_local || !have_remote)
 		usage_fail("--dev, --local and --remote are required (see --help)");
 	if (opt.k > opt.z)
@@ -597,6 +709,13 @@ int main(int argc, char **argv)
 	parse_arguments(argc, argv);
 	stop_init();
 	uint32_t inner_mtu = opt.symbol_bytes - TUNNEL_LENGTH_BYTES;
+	for (int side = TX; side <= RX; side++)
+		if (opt.capture_path[side] != NULL &&
+		    !tunnel_capture_open(&captures[side], side == RX, opt.capture_path[side],
+					 opt.capture_snap_bytes, opt.capture_max_bytes, &opt.local,
+					 &opt.remote))
+			fail_errno("--%s-capture: open %s", side == RX ? "rx" : "tx",
+				   opt.capture_path[side]);
 	tun_fd = tun_create(opt.dev, inner_mtu, opt.addr, 1, opt.dev_name);
 	open_socket();
 	/* The session tells the peer that this is a new encoder: it only needs
@@ -612,9 +731,30 @@ int main(int argc, char **argv)
 		fail("start the sender and receiver threads");
 	printf("{\"event\":\"ready\",\"pid\":%d,\"dev\":\"%s\",\"inner_mtu\":%" PRIu32
 	       ",\"symbol_bytes\":%" PRIu32 ",\"k\":%u,\"z\":%u,\"dt\":%u,\"flush_ms\":%g,"
-	       "\"session\":%" PRIu32 ",\"authenticated\":%s,\"gf_kernel\":\"%s\"}\n",
+	       "\"session\":%" PRIu32 ",\"authenticated\":%s,\"gf_kernel\":\"%s\","
+	       "\"delivery\":\"%s\",\"hold_ms\":",
 	       (int)getpid(), opt.dev_name, inner_mtu, opt.symbol_bytes, opt.k, opt.z, opt.dt,
-	       opt.flush_ms, session, opt.have_key ? "true" : "false", swf_gf_kernel());
+	       opt.flush_ms, session, opt.have_key ? "true" : "false", swf_gf_kernel(),
+	       opt.delivery == TUNNEL_DELIVERY_IN_ORDER ? "in-order" : "immediate");
+	if (opt.delivery == TUNNEL_DELIVERY_IN_ORDER)
+		printf("%g", opt.hold_ms);
+	else
+		printf("null");
+	printf(",\"capture\":");
+	if (captures[TX].capture == NULL && captures[RX].capture == NULL) {
+		printf("null");
+	} else {
+		for (int side = TX; side <= RX; side++) {
+			printf(side == TX ? "{\"tx\":" : ",\"rx\":");
+			if (opt.capture_path[side] != NULL)
+				print_json_string(stdout, opt.capture_path[side]);
+			else
+				printf("null");
+		}
+		printf(",\"snap_bytes\":%" PRIu32 ",\"max_bytes\":%" PRIu64 "}",
+		       opt.capture_snap_bytes, opt.capture_max_bytes);
+	}
+	printf("}\n");
 	fflush(stdout);
 
 	uint64_t interval_ns = (uint64_t)opt.stats_interval_ms * 1000000u;
@@ -626,6 +766,11 @@ int main(int argc, char **argv)
 	stop_request();
 	pthread_join(sender, NULL);
 	pthread_join(receiver, NULL);
+	for (int side = TX; side <= RX; side++)
+		if (captures[side].capture != NULL)
+			capture_finish(captures[side].capture);
 	print_stats("summary", true);
+	for (int side = TX; side <= RX; side++)
+		capture_free(captures[side].capture);
 	return 0;
 }

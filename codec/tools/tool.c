@@ -52,6 +52,28 @@ void fail_errno(const char *fmt, ...)
 	vfail(1, errnum, fmt, args);
 }
 
+const char *next_option(int argc, char **argv, int *i, const char *usage,
+			const char *const *flags, const char **value)
+{
+	const char *option = argv[*i];
+	if (strcmp(option, "--help") == 0 || strcmp(option, "-h") == 0) {
+		fputs(usage, stdout);
+		exit(0);
+	}
+	if (strncmp(option, "--", 2) != 0)
+		usage_fail("unexpected argument \"%s\" (see --help)", option);
+	for (const char *const *flag = flags; flag != NULL && *flag != NULL; flag++) {
+		if (strcmp(option, *flag) == 0) {
+			*value = NULL;
+			return option;
+		}
+	}
+	if (*i + 1 == argc)
+		usage_fail("%s needs a value", option);
+	*value = argv[++*i];
+	return option;
+}
+
 double parse_double(const char *option, const char *text, double min, bool min_inclusive,
 		    double max)
 {
@@ -260,6 +282,20 @@ void parse_channel(const char *option, const char *spec, swf_channel_config *con
 			allowed = channel_ranges[i].allowed;
 	usage_fail("%s: %s is out of range for the %s model in \"%s\": it must be %s", option,
 		   bad_field, model->name, spec, allowed);
+}
+
+void print_json_string(FILE *out, const char *text)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
 }
 
 uint64_t now_ns(void)

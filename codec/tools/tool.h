@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "swf.h"
 
@@ -24,6 +25,14 @@ _Noreturn void usage_fail(const char *fmt, ...) __attribute__((format(printf, 1,
 /* fail_errno is fail with ": <strerror(errno)>" appended, for a failed
  * system call; the message names the action ("open /dev/net/tun"). */
 _Noreturn void fail_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* next_option reads the option at argv[*i] and returns it, with its value
+ * in *value (*i then points at the value): --help or -h prints usage to
+ * stdout and exits 0; an argument that does not start with "--" is
+ * refused; an option named in flags (a NULL-terminated list, or NULL) takes
+ * no value (*value NULL); any other needs one. */
+const char *next_option(int argc, char **argv, int *i, const char *usage,
+			const char *const *flags, const char **value);
 
 /* Parsers for option values; each one exits through usage_fail with a
  * sentence naming the option and the value it got. */
@@ -48,6 +57,9 @@ void parse_channel(const char *option, const char *spec, swf_channel_config *con
 
 /* channel_kind_name returns the model name of a kind ("ge-time"). */
 const char *channel_kind_name(swf_channel_kind kind);
+
+/* print_json_string writes text as a JSON string, quoted and escaped. */
+void print_json_string(FILE *out, const char *text);
 
 /* now_ns reads CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);

@@ -131,24 +131,43 @@ bool tunnel_auth_verify(tunnel_auth *auth, const uint8_t *datagram, size_t len)
 	       CRYPTO_memcmp(tag, datagram + len - TUNNEL_TAG_BYTES, TUNNEL_TAG_BYTES) == 0;
 }
 
+/* window_capacity_of is the decoder's window capacity for a window: twice
+ * it, rounded up to a power of two (as swf_decoder_new rounds it). */
+static uint32_t window_capacity_of(uint16_t window)
+{
+	uint32_t capacity = 1;
+	while (capacity < 2u * window)
+		capacity *= 2;
+	return capacity;
+}
+
 static swf_status new_decoder(tunnel_receiver *r)
 {
-	swf_decoder_config config = {.symbol_bytes = r->symbol_bytes, .max_window = r->window};
+	swf_decoder_config config = {.symbol_bytes = r->config.symbol_bytes,
+				     .max_window = r->config.window,
+				     .window_capacity = r->window_capacity};
 	return swf_decoder_new(&config, &r->decoder);
 }
 
-swf_status tunnel_receiver_init(tunnel_receiver *r, uint32_t symbol_bytes, uint16_t window,
-				histogram *decoding_delay, tunnel_auth *auth)
+swf_status tunnel_receiver_init(tunnel_receiver *r, const tunnel_receiver_config *config)
 {
 	memset(r, 0, sizeof *r);
-	r->symbol_bytes = symbol_bytes;
-	r->window = window;
-	r->decoding_delay = decoding_delay;
-	r->auth = auth;
+	r->config = *config;
+	r->window_capacity = window_capacity_of(config->window);
+	uint32_t symbol_bytes = config->symbol_bytes;
 	r->symbol = malloc(symbol_bytes);
 	/* A repair is the longest packet that can be held. */
-	r->held = malloc(TUNNEL_REPAIR_HEADER_BYTES + symbol_bytes);
-	swf_status status = r->symbol != NULL && r->held != NULL ? new_decoder(r) : SWF_E_NOMEM;
+	r->held = malloc(TUNNEL_REPAIR_HEADER_BYTES + symbol_bytes + TUNNEL_TAG_BYTES);
+	r->known_esi = calloc(r->window_capacity, sizeof *r->known_esi);
+	r->known = calloc(r->window_capacity, 1);
+	r->given_up = calloc(r->window_capacity, sizeof *r->given_up);
+	bool ok = r->symbol != NULL && r->held != NULL && r->known_esi != NULL &&
+		  r->known != NULL && r->given_up != NULL;
+	if (ok && config->delivery == TUNNEL_DELIVERY_IN_ORDER)
+		ok = tunnel_reorder_init(&r->reorder, r->window_capacity,
+					 symbol_bytes - TUNNEL_LENGTH_BYTES, config->hold_ns,
+					 config->hold_delay);
+	swf_status status = ok ? new_decoder(r) : SWF_E_NOMEM;
 	if (status != SWF_OK)
 		tunnel_receiver_free(r);
 	return status;
@@ -157,11 +176,130 @@ swf_status tunnel_receiver_init(tunnel_receiver *r, uint32_t symbol_bytes, uint1
 void tunnel_receiver_free(tunnel_receiver *r)
 {
 	swf_decoder_free(r->decoder);
+	tunnel_reorder_free(&r->reorder);
 	free(r->symbol);
 	free(r->held);
+	free(r->known_esi);
+	free(r->known);
+	free(r->given_up);
 	r->decoder = NULL;
-	r->symbol = r->held = NULL;
+	r->symbol = r->held = r->known = NULL;
+	r->known_esi = r->given_up = NULL;
 }
+
+/* ---------------------------------------------------------------------- */
+/* Events and delivery                                                    */
+
+static void observe(const tunnel_receiver *r, const tunnel_event *event)
+{
+	if (r->config.observe != NULL)
+		r->config.observe(r->config.observe_context, event);
+}
+
+/* A datagram as it arrived, and parsed (packet NULL if it did not parse). */
+typedef struct arrival {
+	const uint8_t *datagram;
+	size_t len; /* its tag included */
+	uint64_t arrival_ns;
+	const tunnel_packet *packet;
+} arrival;
+
+static void observe_datagram(const tunnel_receiver *r, tunnel_fate fate, const arrival *a,
+			     const char *reason)
+{
+	tunnel_event event = {.fate = fate, .arrival_ns = a->arrival_ns, .datagram = a->datagram,
+			      .datagram_len = a->len, .packet = a->packet, .reason = reason};
+	observe(r, &event);
+}
+
+static void observe_esi(const tunnel_receiver *r, tunnel_fate fate, uint64_t now_ns, bool esi_known,
+			uint32_t esi, const uint8_t *inner, size_t inner_len, const char *reason)
+{
+	tunnel_event event = {.fate = fate, .arrival_ns = now_ns, .esi_known = esi_known,
+			      .esi = esi, .inner = inner, .inner_len = inner_len, .reason = reason};
+	observe(r, &event);
+}
+
+/* deliver_stream delivers a stream packet of ESI esi as the delivery mode
+ * says. */
+static void deliver_stream(tunnel_receiver *r, uint32_t esi, const uint8_t *packet, size_t len,
+			   uint64_t now_ns, tunnel_deliver_fn deliver, void *context)
+{
+	if (r->config.delivery == TUNNEL_DELIVERY_IN_ORDER)
+		tunnel_reorder_offer(&r->reorder, esi, packet, len, now_ns, deliver, context);
+	else
+		deliver(context, packet, len);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The decoder's window                                                   */
+
+static bool window_knows(const tunnel_receiver *r, uint32_t esi)
+{
+	uint32_t slot = esi & (r->window_capacity - 1);
+	return r->known[slot] && r->known_esi[slot] == esi;
+}
+
+static void window_learn(tunnel_receiver *r, uint32_t esi)
+{
+	uint32_t slot = esi & (r->window_capacity - 1);
+	r->known[slot] = 1;
+	r->known_esi[slot] = esi;
+}
+
+/* window_place follows the decoder placing a symbol it took over ESIs
+ * [lo, hi] (its place() in decoder.c): the window slides to hi, giving up
+ * each unknown ESI of the stream (from `first`) that leaves it, and `first`
+ * moves back to lo for a symbol inside it. Returns how many ESIs it gave
+ * up, listed in r->given_up; *stale says whether lo had left the window. */
+static uint32_t window_place(tunnel_receiver *r, uint32_t lo, uint32_t hi, bool *stale)
+{
+	uint32_t cap = r->window_capacity, given_up = 0;
+	*stale = false;
+	if (!r->window_started) {
+		r->window_started = true;
+		r->window_newest = hi;
+		r->window_first = lo;
+		return 0;
+	}
+	uint32_t ahead = hi - r->window_newest;
+	if ((int32_t)ahead > 0) {
+		uint32_t steps = ahead < cap ? ahead : cap;
+		for (uint32_t n = 1; n <= steps; n++) {
+			uint32_t esi = r->window_newest - cap + n;
+			if (window_knows(r, esi))
+				r->known[esi & (cap - 1)] = 0;
+			else if ((int32_t)(esi - r->window_first) >= 0)
+				r->given_up[given_up++] = esi;
+		}
+		r->window_newest = hi;
+		if (r->window_newest - r->window_first >= cap)
+			r->window_first = r->window_newest - cap + 1;
+	}
+	if (r->window_newest - lo >= cap)
+		*stale = true;
+	else if ((int32_t)(lo - r->window_first) < 0)
+		r->window_first = lo;
+	return given_up;
+}
+
+/* give_up reports the ESIs the decoder gave up with the last symbol: its
+ * count, named by window_place (the fuzzer proves the two agree), and in
+ * order moves the release point past the window. */
+static void give_up(tunnel_receiver *r, uint32_t placed, uint64_t count, uint64_t now_ns,
+		    tunnel_deliver_fn deliver, void *context)
+{
+	r->counters.unrecovered += count;
+	for (uint64_t i = 0; i < count; i++)
+		observe_esi(r, TUNNEL_FATE_GIVEN_UP, now_ns, i < placed,
+			    i < placed ? r->given_up[i] : 0, NULL, 0, NULL);
+	if (r->config.delivery == TUNNEL_DELIVERY_IN_ORDER && r->window_started)
+		tunnel_reorder_pass(&r->reorder, r->window_newest - r->window_capacity + 1, now_ns,
+				    deliver, context);
+}
+
+/* ---------------------------------------------------------------------- */
+/* The stream                                                             */
 
 static void mark_missing(tunnel_receiver *r, uint32_t from, uint32_t to, uint64_t now_ns)
 {
@@ -181,31 +319,38 @@ static void deliver_rebuilt(tunnel_receiver *r, uint64_t now_ns, tunnel_deliver_
 	uint32_t esi;
 	const uint8_t *symbol;
 	while (swf_decoder_next_rebuilt(r->decoder, &esi, &symbol)) {
+		window_learn(r, esi);
 		size_t len = (size_t)symbol[0] << 8 | symbol[1];
 		const uint8_t *packet = symbol + TUNNEL_LENGTH_BYTES;
 		/* A symbol rebuilt from forged repairs holds garbage: never
 		 * deliver what is not one IP packet. */
-		if (len + TUNNEL_LENGTH_BYTES > r->symbol_bytes ||
+		if (len + TUNNEL_LENGTH_BYTES > r->config.symbol_bytes ||
 		    !tunnel_inner_packet_ok(packet, len)) {
 			r->counters.malformed++;
+			observe_esi(r, TUNNEL_FATE_MALFORMED, now_ns, true, esi, symbol,
+				    r->config.symbol_bytes,
+				    "The rebuilt symbol is not one whole IP packet.");
 			continue;
 		}
 		r->counters.recovered++;
 		uint32_t slot = esi % TUNNEL_LOSS_TRACK;
-		if (r->decoding_delay != NULL && r->missing_esi[slot] == esi &&
+		if (r->config.decoding_delay != NULL && r->missing_esi[slot] == esi &&
 		    r->missing_since_ns[slot] != 0) {
-			histogram_add(r->decoding_delay, now_ns - r->missing_since_ns[slot]);
+			histogram_add(r->config.decoding_delay, now_ns - r->missing_since_ns[slot]);
 			r->missing_since_ns[slot] = 0;
 		}
-		deliver(context, packet, len);
+		observe_esi(r, TUNNEL_FATE_REBUILT, now_ns, true, esi, packet, len, NULL);
+		deliver_stream(r, esi, packet, len, now_ns, deliver, context);
 	}
 }
 
 /* start_stream makes (session, ESIs from `start`) the current stream,
  * with a fresh decoder: nothing in the old one is within a window of it.
- * In the same session, the ESIs it jumped over are lost (an outage). False
- * if the decoder cannot be allocated. */
-static bool start_stream(tunnel_receiver *r, uint32_t session, uint32_t start, uint64_t now_ns)
+ * In the same session, the ESIs it jumped over are lost (an outage). What
+ * was held for order goes first. False if the decoder cannot be
+ * allocated. */
+static bool start_stream(tunnel_receiver *r, uint32_t session, uint32_t start, uint64_t now_ns,
+			 tunnel_deliver_fn deliver, void *context)
 {
 	swf_decoder *old = r->decoder;
 	if (new_decoder(r) != SWF_OK) {
@@ -214,6 +359,12 @@ static bool start_stream(tunnel_receiver *r, uint32_t session, uint32_t start, u
 	}
 	swf_decoder_free(old);
 	memset(&r->decoder_stats, 0, sizeof r->decoder_stats);
+	r->window_started = false;
+	memset(r->known, 0, r->window_capacity);
+	if (r->config.delivery == TUNNEL_DELIVERY_IN_ORDER) {
+		tunnel_reorder_flush(&r->reorder, now_ns, deliver, context);
+		tunnel_reorder_restart(&r->reorder, start);
+	}
 	if (!r->started || session != r->session)
 		r->counters.sessions++;
 	else if ((int32_t)(start - r->next_esi) > 0)
@@ -254,46 +405,59 @@ static uint32_t stream_end(const tunnel_packet *packet)
 static bool near(const tunnel_receiver *r, uint32_t a, uint32_t b)
 {
 	int32_t distance = (int32_t)(a - b);
-	return distance > -(int32_t)r->window && distance <= (int32_t)r->window;
+	return distance > -(int32_t)r->config.window && distance <= (int32_t)r->config.window;
 }
 
 /* take gives a packet of the current stream to the decoder, and delivers
  * it (a source) and what it lets the decoder rebuild. */
-static void take(tunnel_receiver *r, const tunnel_packet *packet, uint64_t now_ns,
-		 tunnel_deliver_fn deliver, void *context)
+static void take(tunnel_receiver *r, const arrival *a, uint64_t now_ns, tunnel_deliver_fn deliver,
+		 void *context)
 {
+	const tunnel_packet *packet = a->packet;
+	uint32_t symbol_bytes = r->config.symbol_bytes;
 	swf_status status;
 	if (packet->type == TUNNEL_SOURCE) {
 		/* A whole IP packet goes on at once, whatever the decoder makes
 		 * of its ESI. */
 		r->counters.sources++;
-		deliver(context, packet->payload, packet->payload_len);
+		observe_datagram(r, TUNNEL_FATE_SOURCE, a, NULL);
+		deliver_stream(r, packet->esi, packet->payload, packet->payload_len, now_ns, deliver,
+			       context);
 		size_t inner = packet->payload_len;
 		r->symbol[0] = (uint8_t)(inner >> 8);
 		r->symbol[1] = (uint8_t)inner;
 		memcpy(r->symbol + TUNNEL_LENGTH_BYTES, packet->payload, inner);
 		memset(r->symbol + TUNNEL_LENGTH_BYTES + inner, 0,
-		       r->symbol_bytes - TUNNEL_LENGTH_BYTES - inner);
-		status = swf_decoder_add_source(r->decoder, packet->esi, r->symbol,
-						r->symbol_bytes);
+		       symbol_bytes - TUNNEL_LENGTH_BYTES - inner);
+		status = swf_decoder_add_source(r->decoder, packet->esi, r->symbol, symbol_bytes);
 	} else {
 		status = swf_decoder_add_repair(r->decoder, &packet->repair_id, packet->payload,
 						packet->payload_len);
 	}
 	if (status != SWF_OK) {
 		r->counters.malformed++;
+		observe_datagram(r, TUNNEL_FATE_MALFORMED, a, "The decoder refused the symbol.");
 		return;
 	}
-	if (packet->type == TUNNEL_REPAIR)
+	bool stale;
+	uint32_t end = stream_end(packet);
+	uint32_t placed = window_place(r, packet->type == TUNNEL_SOURCE ? packet->esi
+									 : packet->repair_id.first_esi,
+				       end - 1, &stale);
+	if (packet->type == TUNNEL_SOURCE && !stale)
+		window_learn(r, packet->esi);
+	if (packet->type == TUNNEL_REPAIR) {
 		r->counters.repairs++;
+		observe_datagram(r, TUNNEL_FATE_REPAIR, a, NULL);
+	}
 
 	/* Only this code feeds the decoder: its stats after the previous
 	 * symbol are still those before this one. The call walks the window,
 	 * so once per datagram it is. */
 	swf_decoder_stats after;
 	swf_decoder_get_stats(r->decoder, &after);
-	track_esis(r, packet, stream_end(packet), after.sources > r->decoder_stats.sources, now_ns);
-	r->counters.unrecovered += after.given_up - r->decoder_stats.given_up;
+	track_esis(r, packet, end, after.sources > r->decoder_stats.sources, now_ns);
+	give_up(r, placed, after.given_up - r->decoder_stats.given_up, now_ns, deliver, context);
 	r->decoder_stats = after;
 	deliver_rebuilt(r, now_ns, deliver, context);
 }
@@ -301,28 +465,42 @@ static void take(tunnel_receiver *r, const tunnel_packet *packet, uint64_t now_n
 /* drop_held forgets the held datagram: nothing agreed with it. */
 static void drop_held(tunnel_receiver *r)
 {
-	if (r->held_len != 0)
-		r->counters.rejected++;
+	if (r->held_len == 0)
+		return;
+	r->counters.rejected++;
+	tunnel_packet held;
+	size_t tag_bytes = r->config.auth != NULL ? TUNNEL_TAG_BYTES : 0;
+	tunnel_parse(r->held, r->held_len - tag_bytes, r->config.symbol_bytes, &held);
+	arrival a = {r->held, r->held_len, r->held_arrival_ns, &held};
+	observe_datagram(r, TUNNEL_FATE_REJECTED, &a, NULL);
 	r->held_len = 0;
 }
 
 void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, uint64_t now_ns,
 			   tunnel_deliver_fn deliver, void *context)
 {
-	if (r->auth != NULL) {
-		if (!tunnel_auth_verify(r->auth, buf, len)) {
+	tunnel_receiver_tick(r, now_ns, deliver, context);
+	arrival a = {buf, len, now_ns, NULL};
+	size_t tag_bytes = 0;
+	if (r->config.auth != NULL) {
+		if (!tunnel_auth_verify(r->config.auth, buf, len)) {
 			r->counters.unauthenticated++;
+			observe_datagram(r, TUNNEL_FATE_UNAUTHENTICATED, &a, NULL);
 			return;
 		}
-		len -= TUNNEL_TAG_BYTES;
+		tag_bytes = TUNNEL_TAG_BYTES;
 	}
 	tunnel_packet packet;
-	if (tunnel_parse(buf, len, r->symbol_bytes, &packet) != NULL) {
+	const char *malformed = tunnel_parse(buf, len - tag_bytes, r->config.symbol_bytes, &packet);
+	if (malformed != NULL) {
 		r->counters.malformed++;
+		observe_datagram(r, TUNNEL_FATE_MALFORMED, &a, malformed);
 		return;
 	}
+	a.packet = &packet;
 	if (packet.type == TUNNEL_PLAIN) {
 		r->counters.plain++;
+		observe_datagram(r, TUNNEL_FATE_PLAIN, &a, NULL);
 		deliver(context, packet.payload, packet.payload_len);
 		return;
 	}
@@ -339,20 +517,46 @@ void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, u
 			r->held_len = len;
 			r->held_session = packet.session;
 			r->held_end = end;
+			r->held_arrival_ns = now_ns;
 			return;
 		}
 		tunnel_packet held;
-		tunnel_parse(r->held, r->held_len, r->symbol_bytes, &held); /* it parsed before */
+		tunnel_parse(r->held, r->held_len - tag_bytes, r->config.symbol_bytes,
+			     &held); /* it parsed before */
+		arrival held_arrival = {r->held, r->held_len, r->held_arrival_ns, &held};
 		r->held_len = 0;
 		/* The stream starts at the held source's ESI, or past the held
 		 * repair's window (which of its sources came before is unknown). */
 		if (!start_stream(r, held.session, held.type == TUNNEL_SOURCE ? held.esi : r->held_end,
-				  now_ns)) {
+				  now_ns, deliver, context)) {
 			r->counters.malformed += 2;
+			observe_datagram(r, TUNNEL_FATE_MALFORMED, &held_arrival,
+					 "No memory for a new decoder.");
+			observe_datagram(r, TUNNEL_FATE_MALFORMED, &a, "No memory for a new decoder.");
 			return;
 		}
-		take(r, &held, now_ns, deliver, context);
+		take(r, &held_arrival, now_ns, deliver, context);
 	}
 	drop_held(r);
-	take(r, &packet, now_ns, deliver, context);
+	take(r, &a, now_ns, deliver, context);
+}
+
+uint64_t tunnel_receiver_deadline_ns(const tunnel_receiver *r)
+{
+	return r->config.delivery == TUNNEL_DELIVERY_IN_ORDER ? tunnel_reorder_deadline_ns(&r->reorder)
+							      : 0;
+}
+
+void tunnel_receiver_tick(tunnel_receiver *r, uint64_t now_ns, tunnel_deliver_fn deliver,
+			  void *context)
+{
+	if (r->config.delivery == TUNNEL_DELIVERY_IN_ORDER)
+		tunnel_reorder_expire(&r->reorder, now_ns, deliver, context);
+}
+
+void tunnel_receiver_flush(tunnel_receiver *r, uint64_t now_ns, tunnel_deliver_fn deliver,
+			   void *context)
+{
+	if (r->config.delivery == TUNNEL_DELIVERY_IN_ORDER)
+		tunnel_reorder_flush(&r->reorder, now_ns, deliver, context);
 }

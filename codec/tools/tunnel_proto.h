@@ -24,6 +24,11 @@
  * (the session and the ESIs around the newest one): a new session, or ESIs
  * more than a window away, is held until a second datagram agrees with it
  * (codec/README.md, "swf-tunnel: what the receiver believes").
+ *
+ * It delivers a stream's inner packets at once (sources on arrival, rebuilt
+ * ones as they decode) or in ESI order (tunnel_reorder.h), and tells an
+ * observer what became of every datagram and of every ESI the decoder
+ * rebuilt or gave up (swf-tunnel's capture).
  */
 #ifndef TUNNEL_PROTO_H
 #define TUNNEL_PROTO_H
@@ -34,6 +39,7 @@
 
 #include "histogram.h"
 #include "swf.h"
+#include "tunnel_reorder.h"
 
 enum tunnel_type { TUNNEL_PLAIN = 1, TUNNEL_SOURCE = 2, TUNNEL_REPAIR = 3 };
 
@@ -105,47 +111,112 @@ typedef struct tunnel_rx_counters {
 	uint64_t unauthenticated; /* datagrams whose tag did not verify (with a key) */
 } tunnel_rx_counters;
 
-typedef void (*tunnel_deliver_fn)(void *context, const uint8_t *packet, size_t len);
+/* What became of a datagram, or of an ESI: one event per count of the
+ * counter of the same name. */
+typedef enum tunnel_fate {
+	TUNNEL_FATE_PLAIN = 0,       /* plain: delivered */
+	TUNNEL_FATE_SOURCE,          /* sources: delivered (in order: released in turn) */
+	TUNNEL_FATE_REPAIR,          /* repairs: taken by the decoder */
+	TUNNEL_FATE_REBUILT,         /* recovered: an ESI's packet rebuilt and delivered */
+	TUNNEL_FATE_GIVEN_UP,        /* unrecovered: an ESI the decoder gave up */
+	TUNNEL_FATE_MALFORMED,       /* malformed: a datagram, or a rebuilt symbol */
+	TUNNEL_FATE_REJECTED,        /* rejected: a held datagram nothing agreed with */
+	TUNNEL_FATE_UNAUTHENTICATED, /* unauthenticated: its tag did not verify */
+} tunnel_fate;
+
+typedef struct tunnel_event {
+	tunnel_fate fate;
+	/* When the datagram arrived (a held one: when it was held); for an
+	 * ESI's event, when it was decided. */
+	uint64_t arrival_ns;
+	const uint8_t *datagram; /* as received, tag included; NULL for an ESI's event */
+	size_t datagram_len;
+	const tunnel_packet *packet; /* the datagram parsed, or NULL */
+	/* REBUILT, GIVEN_UP and a MALFORMED rebuilt symbol: the ESI (esi_known
+	 * false for a give-up the receiver could not place, which the fuzzer
+	 * proves never happens). */
+	bool esi_known;
+	uint32_t esi;
+	const uint8_t *inner; /* REBUILT: the inner packet; a malformed rebuilt symbol */
+	size_t inner_len;
+	const char *reason; /* MALFORMED: why, a sentence */
+} tunnel_event;
+
+typedef void (*tunnel_observe_fn)(void *context, const tunnel_event *event);
+
+typedef enum tunnel_delivery {
+	TUNNEL_DELIVERY_IMMEDIATE = 0, /* sources on arrival, rebuilt ones as they decode */
+	TUNNEL_DELIVERY_IN_ORDER,      /* in ESI order (tunnel_reorder.h) */
+} tunnel_delivery;
+
+typedef struct tunnel_receiver_config {
+	uint32_t symbol_bytes;
+	uint16_t window; /* the largest repair window accepted */
+	tunnel_delivery delivery;
+	uint64_t hold_ns;          /* in order: the hold time (> 0) */
+	histogram *decoding_delay; /* NULL, or gets rebuild time - time found missing */
+	histogram *hold_delay;     /* NULL, or gets the time each packet was held */
+	tunnel_auth *auth;         /* NULL: datagrams carry no tag; else still the caller's */
+	tunnel_observe_fn observe; /* NULL: none */
+	void *observe_context;
+} tunnel_receiver_config;
 
 /* Loss detection times are kept for this many ESIs behind the newest. */
 #define TUNNEL_LOSS_TRACK 4096u
 
 typedef struct tunnel_receiver {
-	uint32_t symbol_bytes;
-	uint16_t window;
+	tunnel_receiver_config config;
+	uint32_t window_capacity; /* the decoder's: ESIs kept behind the newest */
 	swf_decoder *decoder;
 	swf_decoder_stats decoder_stats; /* as of the last symbol given to it */
-	tunnel_auth *auth; /* NULL: datagrams carry no tag */
 	bool started;      /* a stream is running: its session and next_esi */
 	uint32_t session;
 	uint32_t next_esi; /* one past the newest ESI seen */
 	uint8_t *symbol;   /* scratch: symbol_bytes */
 	/* The datagram that broke the stream, waiting for a second one to agree
-	 * (held_len 0: none). */
+	 * (held_len 0: none), as received (its tag included). */
 	uint8_t *held;
 	size_t held_len;
 	uint32_t held_session, held_end;
+	uint64_t held_arrival_ns;
+	/* The decoder's window as the symbols it took place it: which ESIs it
+	 * knows, and so which it gives up as they leave (codec/src/decoder.c). */
+	bool window_started;
+	uint32_t window_newest, window_first;
+	uint32_t *known_esi; /* by ESI % window_capacity, valid where known[] */
+	uint8_t *known;
+	uint32_t *given_up; /* scratch: the ESIs one symbol made the decoder give up */
 	/* When each missing ESI was found missing, by ESI % TUNNEL_LOSS_TRACK. */
 	uint32_t missing_esi[TUNNEL_LOSS_TRACK];
 	uint64_t missing_since_ns[TUNNEL_LOSS_TRACK];
 	tunnel_rx_counters counters;
-	histogram *decoding_delay; /* NULL, or gets rebuild time - time found missing */
+	tunnel_reorder reorder; /* in order */
 } tunnel_receiver;
 
-/* tunnel_receiver_init prepares r for symbols of symbol_bytes and repair
- * windows up to `window` sources; decoding_delay may be NULL; with auth
- * (not NULL, still the caller's), only datagrams with a valid tag count.
- * Returns a libswf status. */
-swf_status tunnel_receiver_init(tunnel_receiver *r, uint32_t symbol_bytes, uint16_t window,
-				histogram *decoding_delay, tunnel_auth *auth);
+/* tunnel_receiver_init prepares r as config says (with auth, only
+ * datagrams with a valid tag count). Returns a libswf status. */
+swf_status tunnel_receiver_init(tunnel_receiver *r, const tunnel_receiver_config *config);
 void tunnel_receiver_free(tunnel_receiver *r);
 
 /* tunnel_receiver_input takes one datagram received at now_ns, and calls
  * deliver for every inner packet it yields: a plain or source packet at
  * once (or, held, once a second datagram proved it), then the packets its
- * arrival allowed the decoder to rebuild. Any input is safe: what does not
- * verify, parse or convince is counted and dropped. */
+ * arrival allowed the decoder to rebuild; in order, a stream's packets as
+ * their turn comes. Any input is safe: what does not verify, parse or
+ * convince is counted and dropped. */
 void tunnel_receiver_input(tunnel_receiver *r, const uint8_t *buf, size_t len, uint64_t now_ns,
 			   tunnel_deliver_fn deliver, void *context);
+
+/* tunnel_receiver_deadline_ns is when tunnel_receiver_tick has packets to
+ * release (in order, held for the hold time), or 0 for never. */
+uint64_t tunnel_receiver_deadline_ns(const tunnel_receiver *r);
+
+/* tunnel_receiver_tick releases what the hold time frees at now_ns. */
+void tunnel_receiver_tick(tunnel_receiver *r, uint64_t now_ns, tunnel_deliver_fn deliver,
+			  void *context);
+
+/* tunnel_receiver_flush releases every packet held for order. */
+void tunnel_receiver_flush(tunnel_receiver *r, uint64_t now_ns, tunnel_deliver_fn deliver,
+			   void *context);
 
 #endif /* TUNNEL_PROTO_H */

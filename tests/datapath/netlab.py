@@ -384,10 +384,11 @@ def udp_through_tunnel(tunnels: tuple[Tool, Tool, Tool], a: str, b: str, count: 
 
     # Accurate when the traffic before was drained as it is here.
     delivered_before = delivered(tunnel_b.latest)
+    read_before = 0 if tunnel_a.latest is None else tunnel_a.latest["tx"]["packets_in"]
     sink = UdpSink(b, B_INNER, port)
     try:
         send_udp(a, sink.address, count, rate_pps, size)
-        line = tunnel_drained(tunnel_a, link, tunnel_b, count, link_baseline)
+        line = tunnel_drained(tunnel_a, link, tunnel_b, read_before + count, link_baseline)
         sink.wait_count(delivered(line) - delivered_before, 30)
     finally:
         sink.close()
