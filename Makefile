@@ -34,10 +34,11 @@ PYTHON312 := $(shell { pyenv prefix 3.12 2>/dev/null | sed 's|$$|/bin/python3.12
 VENV := backend/.venv
 
 # Debian packages the build and the tests need (checked one by one, so a
-# machine that has them all is not touched).
+# machine that has them all is not touched). tshark reads the tools'
+# captures; its debconf question (non-root capture) keeps its default, no.
 APT_PACKAGES := build-essential cmake ninja-build libssl-dev python3 emscripten clang \
 	libclang-rt-14-dev iperf3 chromium ngtcp2-client ngtcp2-server redis-server \
-	iptables
+	iptables tshark
 
 # The GF(2^8) kernels `make bench-codec` asks for, best first. The benchmark
 # prints nothing for a kernel this CPU lacks.
