@@ -30,6 +30,7 @@ from satlab import studies
 from satlab.engine import channel_stats, container, host, runner, topology
 from satlab.scenario import ScenarioError, describe, load, parse_yaml
 from satlab.service import export
+from satlab.service.admission import Refused
 from satlab.service.campaign import load_campaign
 from satlab.service.export import destination, selection
 from satlab.service.runs import RunManager
@@ -217,7 +218,8 @@ def _study(args: argparse.Namespace) -> int:
     if args.study_command == "run":
         spec, items = studies.campaign(study, _only(args.only), args.iterations, args.parallel, args.quick)
         return _follow_campaign(
-            args, spec.parallel, lambda manager: manager.start_campaign(spec, items, study.id, args.quick),
+            args, spec.parallel,
+            lambda manager: manager.start_campaign(spec, items, study=study.id, study_quick=args.quick),
             f"satlab study report {study.id}")
     with Store(args.db) as store:
         report = studies.make_report(study, store, args.campaign or None)
@@ -302,8 +304,7 @@ def _is_loopback(address: str) -> bool:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from satlab.api import server
     from satlab.api.main import create_app
     # Bound to loopback without a token, nobody else can reach the server: no sign-in.
     settings = dataclasses.replace(Settings.from_env(), db_path=Path(args.db), open_access=_is_loopback(args.host),
@@ -319,7 +320,7 @@ def _serve(args: argparse.Namespace) -> int:
     satlab_log.setLevel(logging.INFO)
     _say(f"the lab on http://{args.host}:{args.port}/ (API documentation: /api/docs); Ctrl-C stops")
     _say(f"answering requests addressed to: {', '.join(settings.allowed_hosts)} (SATLAB_ALLOWED_HOSTS)")
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    server.serve(create_app(settings), settings.limits, args.host, args.port)
     return 0
 
 
@@ -479,6 +480,10 @@ def main(argv: list[str] | None = None) -> int:
     except ScenarioError as error:
         for problem in error.problems:
             _say(problem)
+        return EXIT_BAD_INPUT
+    except Refused as refusal:  # a limit of the environment (SATLAB_LIMIT_<NAME>): the database is full
+        for reason in refusal.problems:
+            _say(reason.sentence)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader stopped early (`satlab export … | head`): not our error. Send what

@@ -4,6 +4,7 @@ environment (one place)."""
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,19 +37,29 @@ class Limits:
     student_cross_traffic_mbps: int = _limit(20, "Mbit/s of cross traffic a student's run may send, in all", 100)
     student_iterations: int = _limit(3, "iterations one student's run may have", 10)
     student_campaigns: int = _limit(0, "1 lets students start campaigns, 0 keeps them to the instructor", 1)
+    student_link_rate_mbps: int = _limit(300, "Mbit/s a link direction of a student's run may carry (the "
+                                              "satellite link's and the LAN's)", 10_000)
+    audit_retention_rows: int = _limit(100_000, "entries the audit trail keeps (the oldest beyond are dropped)",
+                                       1_000_000)
     max_request_bytes: int = _limit(1 << 20, "bytes of one request's body")
-    max_queued_runs: int = _limit(32, "runs waiting in the queue, of everyone")
+    max_queued_runs: int = _limit(32, "runs waiting in the queue: the students' together, and the instructor's "
+                                      "apart (so that the class cannot crowd the instructor out)")
     max_campaign_runs: int = _limit(256, "runs of one campaign (configurations x iterations)")
     max_websockets_per_client: int = _limit(8, "streams one client address may hold open")
     max_websockets: int = _limit(64, "streams open at once, of everyone")
     max_description_chars: int = _limit(2_000, "characters of a scenario's or campaign's description")
     max_name_chars: int = _limit(40, "characters of a student's name")
+    max_students: int = _limit(200, "students the class may have (each name signed in once is one)")
     max_database_bytes: int = _limit(2_000_000_000, "bytes the database may use before new runs are refused")
     retention_days: int = _limit(30, "days a finished run keeps its samples (its summary stays)", 365)
     run_artifact_bytes: int = _limit(256 << 20, "bytes the files one run keeps (qlogs, TLS key logs, packet "
                                                 "captures) may take, compressed, unless its scenario's "
                                                 "capture.max_bytes (at most 16 GiB) says otherwise")
     login_attempts_per_minute: int = _limit(10, "sign-in attempts one client address may make in a minute")
+    header_timeout_s: int = _limit(10, "seconds a client may take to send a request's headers (then its connection "
+                                       "is closed)")
+    body_timeout_s: int = _limit(30, "seconds a client may take to send a request's body (then its connection is "
+                                     "closed)")
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -109,6 +120,10 @@ class Settings:
     allowed_hosts: tuple[str, ...] = ("*",)
     # At first start without a token, generate one and print it once.
     new_token: bool = False
+    # The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed
+    # (SATLAB_TRUSTED_PROXIES: addresses or networks, comma-separated); none by default,
+    # so that no client can choose the address its limits are counted under.
+    trusted_proxies: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -123,4 +138,19 @@ class Settings:
                    # Loopback names always: a health check from the machine itself, and no rebinding
                    # attack names them (the attacker's page is on their own name).
                    allowed_hosts=tuple(dict.fromkeys([*LOOPBACK_HOSTS, *(name.strip() for name in
-                                                                        (hosts or "").split(",") if name.strip())])))
+                                                                        (hosts or "").split(",") if name.strip())])),
+                   trusted_proxies=trusted_proxies_from_env())
+
+
+def trusted_proxies_from_env() -> tuple[str, ...]:
+    """SATLAB_TRUSTED_PROXIES: each an address or a network (127.0.0.1, 10.0.0.0/8);
+    a ValueError naming the variable for anything else ("*" included: trusting
+    every client would let each choose its own address)."""
+    proxies = tuple(item.strip() for item in os.environ.get("SATLAB_TRUSTED_PROXIES", "").split(",") if item.strip())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise ValueError(f"SATLAB_TRUSTED_PROXIES: {proxy!r} is not an address or a network (e.g. 127.0.0.1, "
+                             "10.0.0.0/8)") from None
+    return proxies

@@ -1,13 +1,14 @@
 """What routes receive from the application (typed dependency aliases), and
 who is asking (see auth.py): UserDep for any signed-in user, InstructorDep
-for the instructor only."""
+for the instructor only; the bounds of a page of a list (Offset, PageSize:
+a number beyond them is a 422, never a database's overflow)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, HTTPException, WebSocket, status
+from fastapi import Depends, HTTPException, Query, WebSocket, status
 from starlette.requests import HTTPConnection
 
 from satlab.api.auth import INSTRUCTOR_ONLY, SESSION_COOKIE, SIGN_IN_FIRST, Auth, Principal
@@ -63,6 +64,12 @@ async def stream_slot(websocket: WebSocket) -> AsyncIterator[None]:
     async for _ in counter.slot(websocket):
         yield
 
+
+# A page of a list: at most MAX_PAGE_SIZE entries, from at most MAX_OFFSET on.
+MAX_PAGE_SIZE = 1000
+MAX_OFFSET = 1_000_000_000
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="How many of the newest to skip.")]
+PageSize = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description="How many to list.")]
 
 ManagerDep = Annotated[RunManager, Depends(get_manager)]
 SettingsDep = Annotated[Settings, Depends(get_settings)]

@@ -5,6 +5,8 @@ its streams' events), and the built frontend with cache headers."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from collections.abc import Callable
 from importlib.resources import files
@@ -20,6 +22,7 @@ from starlette.types import Scope
 
 from satlab.api.models.common import SCHEMA_MARK
 from satlab.api.models.events import STREAM_EVENTS
+from satlab.api.security import CONTENT_SECURITY_POLICY
 from satlab.scenario import Scenario
 from satlab.service.campaign import CampaignSpec
 
@@ -38,12 +41,26 @@ def add_docs(app: FastAPI, docs_url: str = "/api/docs") -> None:
 
     @app.get(docs_url, include_in_schema=False)
     def docs() -> HTMLResponse:
-        return get_swagger_ui_html(openapi_url=openapi, title=f"{app.title}: API",
+        page = get_swagger_ui_html(openapi_url=openapi, title=f"{app.title}: API",
                                    swagger_js_url=f"{assets}/swagger-ui-bundle.js",
                                    swagger_css_url=f"{assets}/swagger-ui.css",
                                    swagger_favicon_url=f"{assets}/favicon.png",
                                    # No badge from validator.swagger.io: nothing leaves the host.
                                    swagger_ui_parameters={"validatorUrl": None})
+        page.headers["content-security-policy"] = allowing_inline_scripts(bytes(page.body))
+        return page
+
+
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def allowing_inline_scripts(html: bytes) -> str:
+    """The site's Content-Security-Policy, which also lets run the inline
+    scripts of html, each by its hash (the documentation's one that starts
+    Swagger UI), and nothing else inline."""
+    hashes = " ".join(f"'sha256-{base64.b64encode(hashlib.sha256(script).digest()).decode()}'"
+                      for script in _INLINE_SCRIPT.findall(html))
+    return CONTENT_SECURITY_POLICY.replace("script-src 'self'", f"script-src 'self' {hashes}", 1)
 
 
 INPUTS: tuple[type[BaseModel], ...] = (Scenario, CampaignSpec)

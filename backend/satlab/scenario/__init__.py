@@ -60,7 +60,7 @@ from satlab.scenario.satellite_path import (
     SatellitePath,
 )
 from satlab.scenario.tcp_stack import TcpStack
-from satlab.scenario.traces import file_problem, step_trace_problem, trace_problem
+from satlab.scenario.traces import file_problem, lowest_rate_mbps, step_trace_problem, trace_problem
 from satlab.scenario.validation import check_depth, load, validate
 from satlab.scenario.yaml import parse_yaml
 from satlab.transports import MAX_WINDOW_BYTES, MIN_WINDOW_BYTES
@@ -74,6 +74,6 @@ __all__ = [
     "DelayBin", "DelayVariation", "Direction", "FlowControl", "FlowGroup", "GilbertElliottPacket",
     "GilbertElliottTime", "Lan", "Outage", "Perfect", "Probability", "RateTrace", "SatellitePath", "Scenario",
     "ScenarioError", "Seed", "Strict", "TcpStack", "Trace", "Tunnel", "apply_override", "check_depth", "describe",
-    "field_error", "file_problem", "load", "parse_yaml", "set_path", "short_field", "shorten",
+    "field_error", "file_problem", "load", "lowest_rate_mbps", "parse_yaml", "set_path", "short_field", "shorten",
     "step_trace_problem", "trace_problem", "validate",
 ]

@@ -75,6 +75,14 @@ def step_trace_problem(file: Path, value_name: str, low: float, low_inclusive: b
     return None if last_ms > -math.inf else f"{file} has no \"t_ms {value_name}\" line"
 
 
+def lowest_rate_mbps(trace: RateTrace) -> float | None:
+    """The lowest rate a rate trace holds the link to (what bounds a
+    transfer's time over it), or None if the file is not a rate trace
+    (file_problem says why)."""
+    if file_problem(trace) is not None:
+        return None
+    return min(rate for _, _, rate in _number_pairs(trace.file))
+
 
 def file_problem(part: Trace | DelayVariation | RateTrace) -> str | None:
     """Why satlink would refuse the file a part of the scenario names (its

@@ -144,6 +144,13 @@ def parse_spec(data: Any) -> CampaignSpec:
         raise ScenarioError([_describe(e) for e in error.errors()]) from None
 
 
+def campaign_runs(data: Any) -> int:
+    """How many runs a campaign file (untrusted data) makes, before any is
+    made: ScenarioError if it is not a campaign."""
+    spec = parse_spec(data)
+    return spec.configurations * spec.iterations
+
+
 def _read_yaml(file: Path, what: str) -> Any:
     try:
         text = file.read_text()
@@ -162,11 +169,15 @@ def _base_scenario(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> tuple[
         for name in names:
             file = directory / name
             if _is_file(file):
-                data = _read_yaml(file, "scenario")
+                try:
+                    data = _read_yaml(file, "scenario")
+                except ScenarioError as error:  # each problem on the field that named the file
+                    raise ScenarioError([f"scenario: {problem}" for problem in error.problems]) from None
                 if not isinstance(data, dict):
                     raise ScenarioError([f"scenario: {file} is not a mapping of fields"])
                 return data, file.parent
-    raise ScenarioError([f"scenario: no scenario file {shorten(spec.scenario)} in {base_dir} or {labs_dir}"])
+    directories = " or ".join(dict.fromkeys(str(directory) for directory in (base_dir, labs_dir)))
+    raise ScenarioError([f"scenario: no scenario file {shorten(spec.scenario)} in {directories}"])
 
 
 def _is_file(path: Path) -> bool:

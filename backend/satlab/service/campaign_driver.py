@@ -48,10 +48,11 @@ class CampaignDriver:
         self._campaigns: dict[str, _Campaign] = {}
 
     def start(self, spec: CampaignSpec, items: list[CampaignItem], study: str | None = None,
-              study_quick: bool = False) -> str:
+              study_quick: bool = False, owner: str | None = None) -> str:
         """Store the campaign and start its first runs; ScenarioError if this
         host cannot run one of its scenarios (nothing created). study: the
-        study the campaign runs (satlab.studies)."""
+        study the campaign runs (satlab.studies); owner: who started it (its
+        runs are theirs, counted in their quotas from the first)."""
         for item in items:
             try:
                 preflight.check(item.scenario)
@@ -62,6 +63,8 @@ class CampaignDriver:
         campaign_id = f"c{secrets.token_hex(4)}"
         self.store.create_campaign(campaign_id, spec.name, spec.model_dump(mode="json"),
                                    [item.to_dict() for item in items], study, study_quick)
+        if owner is not None:
+            self.store.set_campaign_owner(campaign_id, owner)
         with self._lock:
             self._campaigns[campaign_id] = _Campaign(self._parallel(spec.parallel, len(items)), _claim(campaign_id))
             self._advance(campaign_id)

@@ -1,21 +1,26 @@
 """Runs and campaigns as a service: the one place where scenarios become
 engine runs. The HTTP API and the CLI are two thin faces of it.
 
-RunManager puts together the run queue (queue.py: admission, the queue, a
-thread per run), the campaigns driven through it (campaign_driver.py) and
-the fan-out of their events (broker.py); and owns their life cycle: what a
-killed predecessor left is removed at start (recover), everything is
-cancelled and torn down at the end (shutdown).
+RunManager puts together the quotas every queueing passes (admission.py),
+the run queue (queue.py: the queue, a thread per run), the campaigns driven
+through it (campaign_driver.py) and the fan-out of their events
+(broker.py); and owns their life cycle: what a killed predecessor left is
+removed at start (recover), everything is cancelled and torn down at the
+end (shutdown).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from satlab.engine import host, topology
-from satlab.scenario import Scenario
+from satlab.scenario import Scenario, validate
+from satlab.service.admission import OPERATOR, Admission, Caller, CampaignRequest, Policy
 from satlab.service.broker import Broker
 from satlab.service.campaign import CampaignItem, CampaignSpec
 from satlab.service.campaign_driver import CampaignDriver
-from satlab.service.queue import OnFinished, RunQueue, host_calibration
+from satlab.service.queue import RunQueue, host_calibration
 from satlab.service.remote import RemoteRuns
 from satlab.service.store import Store
 from satlab.settings import Limits
@@ -26,14 +31,28 @@ INTERRUPTED_LEFT = ("the backend stopped before the run finished (it was restart
                     "satlab could not remove all that dead runs left ({}): `satlab cleanup` as root retries")
 
 
+def preset_of(scenario: Any) -> str | None:
+    """The preset (a lab's name: labs/<name>.yaml) a campaign's `scenario`
+    names, or None (an inline scenario, or a file that is no preset)."""
+    if not isinstance(scenario, str) or "/" in scenario:
+        return None
+    name = scenario.removesuffix(".yaml")
+    return name if "." not in name else None
+
+
 class RunManager:
-    def __init__(self, store: Store, max_concurrent: int = 4, artifact_bytes: int = Limits().run_artifact_bytes):
+    def __init__(self, store: Store, max_concurrent: int = 4, artifact_bytes: int = Limits().run_artifact_bytes,
+                 policy: Callable[[], Policy] | None = None):
+        """policy: the rules in force (the API's: the instructor's quotas and
+        presets); by default the environment's limits (SATLAB_LIMIT_<NAME>)."""
         self.store = store
         self.broker = Broker()
         self.queue = RunQueue(store, self.broker, max_concurrent, artifact_bytes)
         self.campaigns = CampaignDriver(store, self.queue, self.broker)
         self.queue.calibration = host_calibration()
         self.remote: RemoteRuns | None = None  # see use_broker
+        environment = Policy(Limits.from_env())
+        self.admission = Admission(store, policy or (lambda: environment))
 
     @property
     def max_concurrent(self) -> int:
@@ -41,9 +60,16 @@ class RunManager:
 
     # -- runs: see queue.RunQueue ------------------------------------------------
 
-    def submit(self, scenario: Scenario, campaign_id: str | None = None, item_index: int | None = None,
-               on_finished: OnFinished | None = None) -> str:
-        return self.queue.submit(scenario, campaign_id, item_index, on_finished)
+    def submit(self, scenario: Scenario, caller: Caller = OPERATOR, lab: str | None = None) -> str:
+        """Queue a run for caller (from preset lab, None for a scenario of
+        their own): admission.Refused, or ScenarioError if this host cannot
+        run it; nothing is created then."""
+        with self.queue.lock:  # the check and the queueing at once: a burst passes no quota
+            self.admission.run(caller, scenario, lab)
+            run_id = self.queue.submit(scenario)
+            if caller.owner is not None:
+                self.store.set_run_owner(run_id, caller.owner)
+        return run_id
 
     def cancel(self, run_id: str) -> bool:
         return self.queue.cancel(run_id)
@@ -53,12 +79,31 @@ class RunManager:
 
     # -- campaigns: see campaign_driver.CampaignDriver ---------------------------
 
-    def start_campaign(self, spec: CampaignSpec, items: list[CampaignItem], study: str | None = None,
-                       study_quick: bool = False) -> str:
-        return self.campaigns.start(spec, items, study, study_quick)
+    def start_campaign(self, spec: CampaignSpec, items: list[CampaignItem], caller: Caller = OPERATOR,
+                       study: str | None = None, study_quick: bool = False) -> str:
+        """Start a campaign for caller: admission.Refused, or ScenarioError if
+        this host cannot run one of its scenarios; nothing is created then."""
+        request = _campaign_request([(item.configuration, item.parameters, item.scenario) for item in items],
+                                    spec.model_dump(mode="json"), study)
+        with self.queue.lock:
+            self.admission.campaign(caller, request)
+            return self.campaigns.start(spec, items, study, study_quick, owner=caller.owner)
 
-    def resume_campaign(self, campaign_id: str) -> None:
-        self.campaigns.resume(campaign_id)
+    def resume_campaign(self, campaign_id: str, caller: Caller = OPERATOR) -> None:
+        """Run what a campaign has left (its cancelled items; its pending ones
+        unless it is running), admitted for caller like a new campaign of
+        those runs: admission.Refused, KeyError for an unknown campaign."""
+        campaign = self.store.get_campaign(campaign_id)
+        if campaign is None:
+            raise KeyError(f"no campaign {campaign_id!r}")
+        wanted = ("cancelled",) if campaign.status == "running" else ("cancelled", "pending")
+        left = [item for item in self.store.campaign_items(campaign_id) if item.status in wanted]
+        request = _campaign_request([(item.configuration, item.parameters, item.scenario) for item in left],
+                                    campaign.spec, campaign.study)
+        with self.queue.lock:
+            if left:
+                self.admission.campaign(caller, request)
+            self.campaigns.resume(campaign_id)
 
     def cancel_campaign(self, campaign_id: str) -> bool:
         return self.campaigns.cancel(campaign_id)
@@ -102,3 +147,19 @@ class RunManager:
             self.remote.close()
         self.queue.close(timeout)
         self.campaigns.release()
+
+
+def _campaign_request(items: list[tuple[int, dict[str, Any], Scenario | dict[str, Any]]], spec: dict[str, Any],
+                      study: str | None) -> CampaignRequest:
+    """A campaign's runs (configuration, parameters, its scenario, or as
+    stored) as admission sees them: each configuration's scenario once."""
+    first: dict[int, tuple[dict[str, Any], Scenario | dict[str, Any]]] = {}
+    for configuration, parameters, scenario in items:
+        first.setdefault(configuration, (parameters, scenario))
+    labelled = [(f"{configuration}: " + (", ".join(f"{path}={value}" for path, value in parameters.items())
+                                         or "the scenario"),
+                 scenario if isinstance(scenario, Scenario) else validate(scenario))
+                for configuration, (parameters, scenario) in sorted(first.items())]
+    return CampaignRequest(labelled, runs=len(items), parallel=int(spec.get("parallel", 1)),
+                           lab=preset_of(spec["scenario"]), description=str(spec.get("description", "")),
+                           from_recipe=study is not None)

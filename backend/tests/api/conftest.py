@@ -20,6 +20,20 @@ def as_described(events: TypeAdapter, event: dict) -> dict:
     return events.dump_python(events.validate_python(event), mode="json", exclude_unset=True)
 
 
+def refusal(response) -> str:
+    """The sentences of a refusal, checked to be in the API's one shape
+    (satlab.api.errors): a 4xx or 507 whose detail lists problems, each
+    with a loc, a msg and a type."""
+    assert 400 <= response.status_code < 500 or response.status_code == 507, response.text
+    detail = response.json()["detail"]
+    assert isinstance(detail, list) and detail, detail
+    for problem in detail:
+        assert set(problem) == {"loc", "msg", "type"}, problem
+        assert isinstance(problem["loc"], list) and problem["loc"], problem
+        assert isinstance(problem["msg"], str) and isinstance(problem["type"], str), problem
+    return "; ".join(problem["msg"] for problem in detail)
+
+
 def satlab_namespaces() -> set[str]:
     return {name for name in topology.existing_namespaces() if name.startswith("satlab-")}
 

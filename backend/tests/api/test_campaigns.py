@@ -11,7 +11,7 @@ from pydantic import TypeAdapter
 
 from satlab.api.main import create_app
 from satlab.api.models.events import CampaignStreamEvent
-from tests.api.conftest import as_described, satlab_namespaces
+from tests.api.conftest import as_described, refusal, satlab_namespaces
 
 
 def campaign(**changes):
@@ -51,7 +51,7 @@ def test_create_campaign_with_bad_input_is_422_and_creates_nothing(client, body,
 
 
 def test_get_campaign_unknown_is_404(client):
-    assert client.get("/api/campaigns/cnothing").json() == {"detail": "Campaign not found"}
+    assert refusal(client.get("/api/campaigns/cnothing")) == "Campaign not found"
 
 
 @pytest.mark.needs_root

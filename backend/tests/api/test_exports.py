@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from satlab.service.store import Store
+from tests.api.conftest import refusal
 from tests.test_store import PROVENANCE, SCENARIO, run_result, sample_event
 
 
@@ -45,17 +46,17 @@ def test_export_everything_of_a_run_as_an_archive(stored, client):
 
 def test_export_refusals_are_sentences(stored, client):
     unknown = client.get("/api/runs/ffffff/export")
-    assert (unknown.status_code, unknown.json()) == (404, {"detail": "Run not found"})
+    assert (unknown.status_code, refusal(unknown)) == (404, "Run not found")
     running = client.get("/api/runs/b2c3d4/export", params={"what": "all"})
     assert running.status_code == 409
-    assert running.json()["detail"] == ("Run b2c3d4 is running: only a finished run can be exported; wait for it to "
-                                        "end, or cancel it.")
+    assert refusal(running) == ("Run b2c3d4 is running: only a finished run can be exported; wait for it to end, "
+                                "or cancel it.")
     no_qlog = client.get("/api/runs/a1b2c3/export", params={"what": "qlog"})
-    assert no_qlog.status_code == 404 and no_qlog.json()["detail"].startswith("Run a1b2c3 kept no qlog files")
+    assert no_qlog.status_code == 404 and refusal(no_qlog).startswith("Run a1b2c3 kept no qlog files")
     bad = client.get("/api/runs/a1b2c3/export", params={"what": "everything", "format": "xlsx"})
     assert bad.status_code == 422
     assert {tuple(problem["loc"]) for problem in bad.json()["detail"]} == {("query", "what"), ("query", "format")}
-    assert client.get("/api/campaigns/nope/export").json() == {"detail": "Campaign not found"}
+    assert refusal(client.get("/api/campaigns/nope/export")) == "Campaign not found"
 
 
 def test_a_client_that_closes_mid_download_leaves_nothing_on_disk(stored, client, tmp_path, monkeypatch):

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from satlab.engine import host
+from tests.api.conftest import refusal
 
 
 def test_get_labs_lists_the_presets(client):
@@ -25,7 +26,7 @@ def test_get_lab_gives_its_text_and_its_validated_scenario(client):
 def test_get_lab_unknown_is_404(client):
     response = client.get("/api/labs/nothing")
     assert response.status_code == 404
-    assert response.json() == {"detail": "Lab not found"}
+    assert refusal(response) == "Lab not found"
 
 
 def test_get_lab_outside_labs_is_404(client):

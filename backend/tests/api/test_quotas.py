@@ -12,7 +12,7 @@ from satlab.api.auth import INSTRUCTOR_ONLY, SIGN_IN_FIRST
 from satlab.api.main import create_app
 from satlab.engine.wait import wait_until
 from satlab.settings import Limits, Settings
-from tests.api.conftest import instructor, join
+from tests.api.conftest import instructor, join, refusal
 from tests.api.test_security import FOREIGN, SMALL_RUN
 
 QUOTAS = "/api/class/quotas"
@@ -26,16 +26,16 @@ def test_students_and_anonymous_may_not_read_or_change_the_quotas(app_client):
     student = join(app_client, "ada")
     for method in ("GET", "PUT"):
         response = app_client.request(method, QUOTAS, json={})
-        assert (response.status_code, response.json()["detail"]) == (401, SIGN_IN_FIRST)
+        assert (response.status_code, refusal(response)) == (401, SIGN_IN_FIRST)
         response = student.request(method, QUOTAS, json={})
-        assert (response.status_code, response.json()["detail"]) == (403, INSTRUCTOR_ONLY)
+        assert (response.status_code, refusal(response)) == (403, INSTRUCTOR_ONLY)
 
 
 def test_a_foreign_page_cannot_change_the_quotas(app_client):
     teacher = instructor(app_client)
     response = teacher.put(QUOTAS, json={**quotas(teacher), "student_concurrent_runs": 8},
                            headers={"Origin": FOREIGN})
-    assert (response.status_code, response.json()["detail"]) == (
+    assert (response.status_code, refusal(response)) == (
         403, f"Cross-site request refused: {FOREIGN} is not this site (testserver).")
     assert quotas(teacher)["student_concurrent_runs"] == 2
 
@@ -48,7 +48,8 @@ def test_the_quotas_are_each_quota_with_its_default_and_ceiling(app_client):
     assert {quota["name"] for quota in listed} == {"student_concurrent_runs", "student_runs_per_hour",
                                                    "student_flow_bytes", "student_flow_duration_s",
                                                    "student_cross_traffic_mbps", "student_iterations",
-                                                   "student_campaigns", "retention_days"}
+                                                   "student_campaigns", "student_link_rate_mbps",
+                                                   "audit_retention_rows", "retention_days"}
 
 
 def test_the_instructor_changes_quotas_which_are_kept_audited_and_shown_to_students(classroom):
@@ -112,9 +113,9 @@ def test_a_raised_quota_lets_the_next_starts_through(app_client):
     assert codes == [201, 201, 201, 429]
     assert teacher.put(QUOTAS, json={**quotas(teacher), "student_concurrent_runs": 1}).status_code == 200
     response = ada.post("/api/runs", json=SMALL_RUN)
-    assert (response.status_code, response.json()["detail"]) == (
-        429, "You have 3 runs queued or running, as many as a student may (1, student_concurrent_runs); "
-             "wait for one to end.")
+    assert (response.status_code, refusal(response)) == (
+        429, "You have 3 runs queued or running, and this would add 1; a student may have 1 at once "
+             "(student_concurrent_runs): wait for one to end.")
 
 
 def test_the_environment_sets_defaults_and_ceilings(monkeypatch, tmp_path):
@@ -148,16 +149,16 @@ def test_a_changed_quota_applies_to_the_next_start_of_a_real_run(classroom):
         assert teacher.put(QUOTAS, json=changed).status_code == 200
 
         response = ada.post("/api/runs", json={"lab": "geo-ideal", "set": ["flows.0.size_bytes=200000"]})
-        assert (response.status_code, response.json()["detail"]) == (
+        assert (response.status_code, refusal(response)) == (
             403, "flows.0.size_bytes: 200000 bytes is more than a student's flow may move (150000, "
-                 "student_flow_bytes).")
+                 "student_flow_bytes)")
         run = ada.post("/api/runs", json=SMALL_RUN)  # 100 kB over a 500 ms round trip: seconds
         assert run.status_code == 201, run.text
         run_id = run.json()["run_id"]
         response = ada.post("/api/runs", json=SMALL_RUN)
-        assert (response.status_code, response.json()["detail"]) == (
-            429, "You have 1 runs queued or running, as many as a student may (1, student_concurrent_runs); "
-                 "wait for one to end.")
+        assert (response.status_code, refusal(response)) == (
+            429, "You have 1 runs queued or running, and this would add 1; a student may have 1 at once "
+                 "(student_concurrent_runs): wait for one to end.")
 
         wait_until(lambda: ada.get(f"/api/runs/{run_id}").json()["status"] not in ("queued", "running"), 60,
                    f"run {run_id} to end")

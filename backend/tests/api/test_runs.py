@@ -8,7 +8,7 @@ import yaml
 from pydantic import TypeAdapter
 
 from satlab.api.models.events import RunStreamEvent
-from tests.api.conftest import as_described, satlab_namespaces
+from tests.api.conftest import as_described, refusal, satlab_namespaces
 from tests.conftest import LABS
 
 SMALL = ["flows.0.size_bytes=1000000"]
@@ -59,11 +59,11 @@ def test_create_run_with_both_lab_and_scenario_is_422(client):
 def test_get_run_unknown_is_404(client):
     response = client.get("/api/runs/ffffff")
     assert response.status_code == 404
-    assert response.json() == {"detail": "Run not found"}
+    assert refusal(response) == "Run not found"
 
 
 def test_cancel_run_unknown_is_404(client):
-    assert client.post("/api/runs/ffffff/cancel").json() == {"detail": "Run not found"}
+    assert refusal(client.post("/api/runs/ffffff/cancel")) == "Run not found"
 
 
 def test_stream_run_unknown_closes_with_4404(client):

@@ -30,7 +30,7 @@ from satlab.cli import main as satlab_main
 from satlab.engine.wait import wait_until
 from satlab.service.store import Store
 from satlab.settings import Limits
-from tests.api.conftest import TOKEN, instructor, join
+from tests.api.conftest import TOKEN, instructor, join, refusal
 from tests.test_serve import SATLAB, free_port
 
 SMALL_RUN = {"lab": "geo-ideal", "set": ["flows.0.size_bytes=100000"]}
@@ -41,7 +41,8 @@ STUDENT_ROUTES = {("GET", "/api/runs"), ("POST", "/api/runs"), ("GET", "/api/run
                   ("GET", "/api/runs/{run_id}/samples"), ("GET", "/api/runs/{run_id}/csv/{kind}"),
                   ("GET", "/api/campaigns"), ("GET", "/api/campaigns/{campaign_id}"),
                   ("POST", "/api/campaigns/{campaign_id}/cancel"), ("POST", "/api/campaigns/{campaign_id}/resume"),
-                  ("GET", "/api/campaigns/{campaign_id}/csv"), ("GET", "/api/labs"), ("GET", "/api/labs/{name}"),
+                  ("GET", "/api/campaigns/{campaign_id}/csv"), ("GET", "/api/runs/{run_id}/export"),
+                  ("GET", "/api/campaigns/{campaign_id}/export"), ("GET", "/api/labs"), ("GET", "/api/labs/{name}"),
                   ("GET", "/api/capabilities"), ("GET", "/api/limits"), ("GET", "/api/limits/tunnel"),
                   ("GET", "/api/channels/stats"),
                   ("POST", "/api/channels/stats"), ("GET", "/api/studies"), ("GET", "/api/studies/{study_id}"),
@@ -69,7 +70,7 @@ def test_anonymous_gets_401_with_a_sentence_from_every_route(app_client):
     assert len(routes(app_client)) > 20
     for method, path in routes(app_client):
         response = call(app_client, method, path)
-        assert (response.status_code, response.json()["detail"]) == (401, SIGN_IN_FIRST), (method, path)
+        assert (response.status_code, refusal(response)) == (401, SIGN_IN_FIRST), (method, path)
 
 
 def test_a_student_gets_403_from_every_route_of_the_instructor(app_client):
@@ -79,9 +80,9 @@ def test_a_student_gets_403_from_every_route_of_the_instructor(app_client):
     for method, path in instructor_routes:
         response = call(student, method, path)
         if path == "/api/campaigns":
-            assert response.json()["detail"].endswith("(student_campaigns is 0).")
+            assert refusal(response).endswith("(student_campaigns is 0).")
         else:
-            assert (response.status_code, response.json()["detail"]) == (403, INSTRUCTOR_ONLY), (method, path)
+            assert (response.status_code, refusal(response)) == (403, INSTRUCTOR_ONLY), (method, path)
 
 
 def test_anonymous_streams_are_refused(app_client):
@@ -97,7 +98,7 @@ def test_a_foreign_origin_cannot_post_a_form_even_without_sign_in(settings):
         response = client.post("/api/runs/x/cancel", headers={"origin": FOREIGN},
                                content=b"a=1", )
         assert response.status_code == 403
-        assert response.json()["detail"] == f"Cross-site request refused: {FOREIGN} is not this site (testserver)."
+        assert refusal(response) == f"Cross-site request refused: {FOREIGN} is not this site (testserver)."
         # A page of this site passes the guard (and finds no such run).
         assert client.post("/api/runs/x/cancel", headers={"origin": "http://testserver"}).status_code == 404
 
@@ -125,13 +126,15 @@ def test_a_burst_of_50_starts_from_one_student_starts_only_the_quota(app_client)
     codes = sorted(response.status_code for response in responses)
     limit = Limits().student_concurrent_runs
     assert codes == [201] * limit + [429] * (50 - limit)
-    refusal = next(response for response in responses if response.status_code == 429).json()["detail"]
-    assert refusal == (f"You have {limit} runs queued or running, as many as a student may ({limit}, "
-                       "student_concurrent_runs); wait for one to end.")
+    refused = refusal(next(response for response in responses if response.status_code == 429))
+    assert refused == (f"You have {limit} runs queued or running, and this would add 1; a student may have {limit} "
+                       "at once (student_concurrent_runs): wait for one to end.")
     assert student.get("/api/runs").json()["count"] == limit
 
 
 def test_runs_per_hour_and_the_queue_are_limited(classroom):
+    """The students' queued runs together, and the instructor's apart: a class
+    that fills its part of the queue never refuses the instructor."""
     limits = dataclasses.replace(Limits(), student_concurrent_runs=10, student_runs_per_hour=3, max_queued_runs=5)
     with TestClient(create_app(dataclasses.replace(classroom, limits=limits))) as app_client:
         student = join(app_client, "ada")
@@ -140,13 +143,18 @@ def test_runs_per_hour_and_the_queue_are_limited(classroom):
         assert student.post(f"/api/runs/{run_id}/cancel").status_code == 202
         response = student.post("/api/runs", json=SMALL_RUN)
         assert response.status_code == 429
-        assert "(3, student_runs_per_hour)" in response.json()["detail"]
+        assert "(student_runs_per_hour)" in refusal(response)
+        bob = join(app_client, "bob")
+        codes = [bob.post("/api/runs", json=SMALL_RUN).status_code for _ in range(4)]
+        assert codes == [201, 201, 201, 429]  # 2 of ada's + 3 of bob's wait: the class's 5
+        assert refusal(bob.post("/api/runs", json=SMALL_RUN)).startswith(
+            "The queue is full: 5 of the class's runs wait already and at most 5 may (max_queued_runs)")
         teacher = instructor(app_client)
-        codes = [teacher.post("/api/runs", json=SMALL_RUN).status_code for _ in range(4)]
-        assert codes == [201, 201, 201, 429]
-        assert teacher.post("/api/runs", json=SMALL_RUN).json()["detail"] == (
-            "The queue is full: 5 runs wait already and at most 5 may (max_queued_runs); try again when some have "
-            "started.")
+        codes = [teacher.post("/api/runs", json=SMALL_RUN).status_code for _ in range(6)]
+        assert codes == [201] * 5 + [429]
+        assert refusal(teacher.post("/api/runs", json=SMALL_RUN)) == (
+            "The queue is full: 5 of your runs wait already and at most 5 may (max_queued_runs); try again when "
+            "some have started.")
 
 
 def test_a_student_cannot_see_or_cancel_anothers_run(app_client):
@@ -164,7 +172,7 @@ def test_a_student_cannot_see_or_cancel_anothers_run(app_client):
     assert teacher.post(f"/api/runs/{run_id}/share").status_code == 200
     assert bob.get(f"/api/runs/{run_id}").status_code == 200  # shared: seen, still not bob's to cancel
     response = bob.post(f"/api/runs/{run_id}/cancel")
-    assert (response.status_code, response.json()["detail"]) == (403, "You may cancel only your own runs.")
+    assert (response.status_code, refusal(response)) == (403, "You may cancel only your own runs.")
     assert ada.post(f"/api/runs/{run_id}/cancel").status_code == 202
 
 
@@ -183,26 +191,28 @@ def test_what_a_student_may_run_is_limited(app_client):
     for override, sentence in cases.items():
         response = ada.post("/api/runs", json={"lab": "geo-ideal", "set": [override]})
         assert response.status_code == 403, response.text
-        assert sentence in response.json()["detail"]
+        assert sentence in refusal(response)
     scenario = teacher.get("/api/labs/geo-ideal").json()["scenario"]
     response = ada.post("/api/runs", json={"scenario": scenario})
-    assert response.status_code == 403 and "give `lab`" in response.json()["detail"]
+    assert response.status_code == 403 and "give `lab`" in refusal(response)
     assert teacher.put("/api/class/labs", json={"enabled_labs": ["geo-optical"]}).status_code == 200
     response = ada.post("/api/runs", json=SMALL_RUN)
-    assert response.json()["detail"] == ("The instructor has not enabled lab 'geo-ideal' for students; "
-                                         "enabled: geo-optical.")
+    assert refusal(response) == "lab: the instructor has not enabled 'geo-ideal' for students; enabled: geo-optical"
+    assert response.json()["detail"][0]["loc"] == ["body", "lab"]
 
 
 def test_a_huge_campaign_and_long_descriptions_are_refused(app_client):
     teacher = instructor(app_client)
-    campaign = {"name": "huge", "scenario": "geo-ideal", "iterations": 8,
-                "matrix": {"flows.0.size_bytes": list(range(1, 1025))}}
+    campaign = {"name": "huge", "scenario": "geo-ideal", "iterations": 1000,
+                "matrix": {"flows.0.size_bytes": list(range(1, 11))}}
     response = teacher.post("/api/campaigns", json=campaign)
-    assert (response.status_code, response.json()["detail"]) == (
-        422, "The campaign has 8192 runs (configurations x iterations), more than 256 (max_campaign_runs).")
+    assert (response.status_code, refusal(response)) == (
+        422, "matrix: the campaign has 10000 runs (configurations x iterations), more than 256 (max_campaign_runs)")
+    assert response.json()["detail"][0]["loc"] == ["body", "matrix"]
     response = teacher.post("/api/runs", json={**SMALL_RUN, "set": [*SMALL_RUN["set"], "description=" + "x" * 100_000]})
-    assert (response.status_code, response.json()["detail"]) == (
-        422, "description: 100000 characters is more than 2000 (max_description_chars).")
+    assert (response.status_code, refusal(response)) == (
+        422, "description: 100000 characters is more than 2000 (max_description_chars)")
+    assert response.json()["detail"][0]["loc"] == ["body", "description"]
 
 
 def test_a_full_database_refuses_new_runs(classroom):
@@ -210,7 +220,7 @@ def test_a_full_database_refuses_new_runs(classroom):
     with TestClient(create_app(dataclasses.replace(classroom, limits=limits))) as app_client:
         response = instructor(app_client).post("/api/runs", json=SMALL_RUN)
         assert response.status_code == 507
-        assert "its limit is 1 (max_database_bytes)" in response.json()["detail"]
+        assert "its limit is 1 (max_database_bytes)" in refusal(response)
 
 
 def test_a_large_body_is_refused_before_it_is_read(app_client):
@@ -229,7 +239,7 @@ def test_too_many_streams_are_refused(classroom):
             with pytest.raises(WebSocketDenialResponse) as denied, teacher.websocket_connect("/api/events"):
                 pass
             assert denied.value.status_code == 429
-            assert "(2, max_websockets_per_client)" in denied.value.json()["detail"]
+            assert "(2, max_websockets_per_client)" in refusal(denied.value)
         with teacher.websocket_connect("/api/events"):  # closed streams give their slot back
             pass
 
@@ -237,9 +247,9 @@ def test_too_many_streams_are_refused(classroom):
 def test_sign_in_sessions_and_their_cookie(app_client):
     assert app_client.get("/api/auth/me").json()["role"] == "anonymous"
     response = app_client.post("/api/auth/instructor", json={"token": "wrong"})
-    assert (response.status_code, response.json()["detail"]) == (401, "That is not the instructor's token.")
+    assert (response.status_code, refusal(response)) == (401, "token: that is not the instructor's token.")
     response = app_client.post("/api/auth/student", json={"class_code": "WRONG", "name": "eve"})
-    assert response.status_code == 401 and "not the class code" in response.json()["detail"]
+    assert response.status_code == 401 and "not the class code" in refusal(response)
     response = app_client.post("/api/auth/instructor", json={"token": TOKEN})
     cookie = response.headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=strict" in cookie
@@ -256,7 +266,7 @@ def test_sign_in_attempts_are_rate_limited(app_client):
     assert codes == [401] * limit + [429]
     response = app_client.post("/api/auth/instructor", json={"token": TOKEN})  # even the right one, for a minute
     assert response.status_code == 429
-    assert f"at most {limit} a minute (login_attempts_per_minute)" in response.json()["detail"]
+    assert f"at most {limit} a minute (login_attempts_per_minute)" in refusal(response)
 
 
 def test_the_audit_trail_names_who_did_what(app_client):
@@ -306,7 +316,7 @@ def test_retention_prunes_old_samples_and_the_instructor_deletes_runs(app_client
     teacher = instructor(app_client)
     run_id = teacher.post("/api/runs", json=SMALL_RUN).json()["run_id"]
     response = teacher.delete(f"/api/runs/{run_id}")
-    assert (response.status_code, response.json()["detail"]) == (409, "The run is queued: cancel it first.")
+    assert (response.status_code, refusal(response)) == (409, "The run is queued: cancel it first.")
     teacher.post(f"/api/runs/{run_id}/cancel")
     assert teacher.delete(f"/api/runs/{run_id}").status_code == 200
     assert teacher.get(f"/api/runs/{run_id}").status_code == 404
@@ -333,7 +343,7 @@ def test_a_real_server_refuses_foreign_pages_and_anonymous_streams(tmp_path):
         wait_until(lambda: answers(f"http://{base}/api/auth/me") or server.poll() is not None, 30,
                    "satlab serve to answer")
         response = httpx2.post(f"http://{base}/api/runs/x/cancel", headers={"origin": FOREIGN}, content=b"a=1")
-        assert (response.status_code, response.json()["detail"]) == (
+        assert (response.status_code, refusal(response)) == (
             403, f"Cross-site request refused: {FOREIGN} is not this site ({base}).")
         for origin, status, sentence in ((FOREIGN, 403, "Cross-site stream refused"), (None, 401, "Sign in first")):
             with pytest.raises(InvalidStatus) as refused:

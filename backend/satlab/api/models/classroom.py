@@ -13,7 +13,8 @@ class ClassPublic(Public):
     """What the instructor shows and watches."""
     class_code: str = Field(description="What students sign in with (POST /api/auth/student).")
     enabled_labs: list[str] | None = Field(description="The presets students may run; null: every preset.")
-    students: list[StudentRow] = Field(description="In the order they joined, each with how many runs they started.")
+    students: list[StudentRow] = Field(description="In the order they joined, each with their personal key and how "
+                                                   "many runs they started.")
     database_bytes: int = Field(description="What the database's pages in use take.")
     max_database_bytes: int
     retention_days: int
@@ -30,7 +31,9 @@ class AuditPublic(Public):
 
 class Pruned(Public):
     pruned_runs: int = Field(description="Runs whose samples were dropped (their summaries stay).")
-    database_bytes: int
+    audit_rows_dropped: int = Field(description="Audit entries dropped, the oldest.")
+    database_bytes: int = Field(description="What the database's pages in use take now.")
+    max_database_bytes: int = Field(description="Its limit: new runs are refused (507) at or above it.")
 
 
 class IntegerRange(Public):

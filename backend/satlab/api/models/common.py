@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 
 class Public(BaseModel):
@@ -16,6 +16,20 @@ class Public(BaseModel):
 
 class Message(Public):
     message: str
+
+
+class Problem(Public):
+    """One reason of a refusal (satlab.api.errors)."""
+    loc: list[str | int] = Field(description='The field it is about: ["body", "flows", "0", "size_bytes"], '
+                                             '["query", "offset"]; ["request"]: the request as a whole.')
+    msg: str = Field(description="A sentence, starting with the field's dotted path when it names one.")
+    type: str = Field(description="What kind of refusal: the status's name (not_found, too_many_requests...) or "
+                                  "the check's.")
+
+
+class Refused(Public):
+    """Every refusal's body (4xx, 507): one problem per reason."""
+    detail: list[Problem]
 
 
 # Marks where the OpenAPI document refers to a component that no route names:

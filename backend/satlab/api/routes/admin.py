@@ -1,6 +1,7 @@
-"""The instructor's desk: the class code, the students, the presets they may
-run, their quotas, the audit trail, the database's size and retention; and
-the limits, which every signed-in user may read."""
+"""The instructor's desk: the class code, the students (rename, a new key,
+remove), the presets they may run, their quotas, the audit trail, the
+database's size, retention and pruning; and the limits, which every
+signed-in user may read."""
 
 from __future__ import annotations
 
@@ -8,13 +9,18 @@ import time
 from typing import Annotated, Any
 
 import annotated_types
-from fastapi import APIRouter, FastAPI, HTTPException, Query, Request, status
+from fastapi import APIRouter, Body, FastAPI, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from satlab.api.deps import AuthDep, InstructorDep, SettingsDep, StoreDep, UserDep
+from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, Offset, PageSize, SettingsDep, StoreDep, UserDep
+from satlab.api.errors import Refusal
 from satlab.api.models.classroom import AuditPublic, ClassCode, ClassPublic, IntegerRange, Pruned, TunnelLimits
+from satlab.api.models.common import Message
+from satlab.api.responses import found
+from satlab.api.routes.auth import StudentName
 from satlab.scenario import Tunnel
 from satlab.service.labs import list_labs
+from satlab.service.store import StudentRow
 from satlab.settings import CEILING_PREFIX, Limits
 
 router = APIRouter(tags=["class"])
@@ -58,7 +64,26 @@ class ClassQuotas(BaseModel):
     student_cross_traffic_mbps: int = _quota("student_cross_traffic_mbps")
     student_iterations: int = _quota("student_iterations")
     student_campaigns: int = _quota("student_campaigns")
+    student_link_rate_mbps: int = _quota("student_link_rate_mbps")
+    audit_retention_rows: int = _quota("audit_retention_rows")
     retention_days: int = _quota("retention_days")
+
+
+class StudentRename(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: StudentName
+
+
+class PruneRequest(BaseModel):
+    """What to drop; each left out: as the retention quotas say."""
+    model_config = ConfigDict(extra="forbid")
+    samples_older_than_days: int | None = Field(
+        default=None, ge=0, le=36_500, description="Drop the samples of runs finished longer ago than this (their "
+                                                   "summaries stay); 0: of every finished run. Default: "
+                                                   "retention_days.")
+    audit_rows: int | None = Field(default=None, ge=0, le=10_000_000,
+                                   description="Keep this many of the newest audit entries. Default: "
+                                               "audit_retention_rows.")
 
 
 def document_ceilings(app: FastAPI, ceilings: dict[str, int]) -> None:
@@ -141,9 +166,9 @@ def set_enabled_labs(body: EnabledLabs, request: Request, auth: AuthDep, setting
         known = {lab["name"] for lab in list_labs(settings.labs_dir)}
         unknown = sorted(set(body.enabled_labs) - known)
         if unknown:
-            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
-                                detail=f"enabled_labs: there is no lab {', '.join(unknown)}; known: "
-                                       f"{', '.join(sorted(known))}.")
+            raise Refusal(status.HTTP_422_UNPROCESSABLE_CONTENT,
+                          f"enabled_labs: there is no lab {', '.join(unknown)}; known: {', '.join(sorted(known))}.",
+                          ["body", "enabled_labs"], "unknown_lab")
     auth.set_enabled_labs(body.enabled_labs)
     request.state.audit_detail = "every preset" if body.enabled_labs is None else \
         ", ".join(body.enabled_labs) or "no preset"
@@ -151,15 +176,70 @@ def set_enabled_labs(body: EnabledLabs, request: Request, auth: AuthDep, setting
 
 
 @router.get("/audit")
-def get_audit(store: StoreDep, _: InstructorDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-              offset: Annotated[int, Query(ge=0)] = 0) -> AuditPublic:
-    """Every state-changing action that succeeded and every sign-in attempt, newest first."""
+def get_audit(store: StoreDep, _: InstructorDep, limit: PageSize = 100, offset: Offset = 0) -> AuditPublic:
+    """Every state-changing action a signed-in user made that succeeded, and
+    every sign-in attempt within the rate limit, newest first (the newest
+    audit_retention_rows of them)."""
     entries, count = store.list_audit(limit, offset)
     return AuditPublic(data=entries, count=count)
 
 
 @router.post("/storage/prune")
-def prune(store: StoreDep, auth: AuthDep, _: InstructorDep) -> Pruned:
-    """Drop the samples of runs finished more than retention_days ago (their summaries stay)."""
-    pruned = store.prune_samples(time.time() - auth.limits.retention_days * DAY_S)
-    return Pruned(pruned_runs=pruned, database_bytes=store.database_bytes())
+def prune(store: StoreDep, auth: AuthDep, _: InstructorDep,
+          body: Annotated[PruneRequest | None, Body()] = None) -> Pruned:
+    """Drop the samples of runs finished more than retention_days ago (their
+    summaries stay) and the audit entries beyond audit_retention_rows; or
+    more, as the body asks: what always brings a full database
+    (max_database_bytes) back under its limit, with DELETE /api/runs/{id}."""
+    body = body or PruneRequest()
+    days = auth.limits.retention_days if body.samples_older_than_days is None else body.samples_older_than_days
+    rows = auth.limits.audit_retention_rows if body.audit_rows is None else body.audit_rows
+    pruned = store.prune_samples(time.time() - days * DAY_S)
+    dropped = store.prune_audit(rows)
+    return Pruned(pruned_runs=pruned, audit_rows_dropped=dropped, database_bytes=store.database_bytes(),
+                  max_database_bytes=auth.limits.max_database_bytes)
+
+
+@router.get("/class/students")
+def list_students(store: StoreDep, _: InstructorDep) -> list[StudentRow]:
+    """Every student, in the order they joined, with their personal key and how many runs they started."""
+    return store.list_students()
+
+
+def _student_or_404(store: StoreDep, student_id: str) -> StudentRow:
+    return found(store.get_student(student_id), "Student")
+
+
+@router.put("/class/students/{student_id}", responses={404: {"model": Message}, 409: {"model": Message}})
+def rename_student(student_id: str, body: StudentRename, request: Request, auth: AuthDep, store: StoreDep,
+                   _: InstructorDep) -> StudentRow:
+    """A student's new name (409 if another student has it)."""
+    before = _student_or_404(store, student_id)
+    student = auth.rename_student(student_id, body.name)
+    request.state.audit_detail = f"{before.name} -> {student.name}"
+    return student
+
+
+@router.post("/class/students/{student_id}/key", responses={404: {"model": Message}})
+def new_student_key(student_id: str, request: Request, auth: AuthDep, store: StoreDep,
+                    _: InstructorDep) -> StudentRow:
+    """A new personal key for a student (the old one no longer signs in as
+    them); their sessions end."""
+    request.state.audit_detail = _student_or_404(store, student_id).name
+    return auth.new_student_key(student_id)
+
+
+@router.delete("/class/students/{student_id}", responses={404: {"model": Message}})
+def remove_student(student_id: str, request: Request, manager: ManagerDep, _: InstructorDep) -> Message:
+    """Remove a student: their sessions end at once, their queued and running
+    runs and campaigns are cancelled, and their name is free again; their
+    finished runs stay (listed with their id)."""
+    store = manager.store
+    student = _student_or_404(store, student_id)
+    store.remove_student(student_id)
+    for campaign_id in store.running_campaigns_of(student_id):
+        manager.cancel_campaign(campaign_id)
+    for run_id in store.unfinished_runs_of(student_id):
+        manager.cancel(run_id)
+    request.state.audit_detail = student.name
+    return Message(message=f"{student.name} is removed: their sessions ended and their unfinished runs are cancelled.")

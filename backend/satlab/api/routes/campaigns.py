@@ -9,9 +9,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, HTTPException, Query, Response, WebSocket, status
 from fastapi.responses import StreamingResponse
 
-from satlab.api import quotas
 from satlab.api.auth import Principal
-from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
+from satlab.api.deps import InstructorDep, ManagerDep, Offset, PageSize, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.downloads import EXPORT_RESPONSES, download
 from satlab.api.models.campaigns import CampaignDetail, CampaignPublic, CampaignsPublic
 from satlab.api.models.common import Message
@@ -19,11 +18,12 @@ from satlab.api.models.events import CampaignEvent
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import Event, forward_events
 from satlab.service import export
-from satlab.service.campaign import campaign_from_dict
+from satlab.service.campaign import campaign_from_dict, campaign_runs
 from satlab.service.export import selection
 from satlab.service.export.selection import Format as ExportFormat
 from satlab.service.export.selection import What as ExportWhat
 from satlab.service.labs import confine_traces
+from satlab.service.runs import preset_of
 from satlab.service.store import CampaignDetailRow
 
 router = APIRouter(prefix="/campaigns", tags=["campaigns"])
@@ -44,24 +44,23 @@ def _campaign_or_404(store: StoreDep, campaign_id: str, principal: Principal) ->
 @router.post("", status_code=status.HTTP_201_CREATED,
              responses={422: {"description": "The campaign or one of its scenarios is invalid; "
                                              "each problem names its field."}})
-def create_campaign(manager: ManagerDep, settings: SettingsDep, auth: AuthDep, principal: UserDep,
+def create_campaign(manager: ManagerDep, settings: SettingsDep, principal: UserDep,
                     spec: Annotated[dict[str, Any], Body(examples=[EXAMPLE])]) -> CampaignDetail:
     """The body is a campaign file as JSON; `scenario` names a lab or is a
     whole scenario. Every run is validated before the first starts; at most
     max_campaign_runs runs."""
-    quotas.check_campaign(principal, spec, auth)
-    quotas.check_everyone(manager.store, auth, str(spec.get("description", "")))
+    manager.admission.campaign_allowed(principal.caller)  # before reading the campaign at all
+    manager.admission.campaign_allowed(principal.caller, runs=campaign_runs(spec),  # before making its runs
+                                       lab=preset_of(spec.get("scenario")))
     spec_model, items = campaign_from_dict(spec, settings.labs_dir, settings.labs_dir)
     for item in items:
         confine_traces(item.scenario, settings.labs_dir)
-    campaign_id = manager.start_campaign(spec_model, items)
-    manager.store.set_campaign_owner(campaign_id, principal.id)
+    campaign_id = manager.start_campaign(spec_model, items, principal.caller)
     return CampaignDetail.model_validate(_campaign_or_404(manager.store, campaign_id, principal))
 
 
 @router.get("")
-def list_campaigns(store: StoreDep, principal: UserDep, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-                   offset: Annotated[int, Query(ge=0)] = 0) -> CampaignsPublic:
+def list_campaigns(store: StoreDep, principal: UserDep, limit: PageSize = 100, offset: Offset = 0) -> CampaignsPublic:
     """Newest first (a student's own only)."""
     campaigns, count = store.list_campaigns(limit=limit, offset=offset,
                                             owner=None if principal.is_instructor else principal.id)
@@ -98,7 +97,7 @@ def resume_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -
     campaign = _campaign_or_404(manager.store, campaign_id, principal)
     if campaign.status == "done":
         raise HTTPException(status.HTTP_409_CONFLICT, detail="The campaign is done: every run has run.")
-    manager.resume_campaign(campaign_id)
+    manager.resume_campaign(campaign_id, principal.caller)
     return Message(message="The campaign runs what it has left.")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 from satlab.api.deps import SettingsDep
 from satlab.engine.channel_stats import (
@@ -18,13 +18,15 @@ from satlab.engine.channel_stats import (
     lab_channel,
     measure,
 )
-from satlab.scenario import ScenarioError
+from satlab.scenario import Scenario, ScenarioError
 from satlab.service.labs import confine_trace, load_lab
 
 router = APIRouter(prefix="/channels", tags=["channels"])
 
 # A field out of its range, or work beyond a limit: each problem names its field.
 REFUSED: dict[int | str, dict[str, Any]] = {422: {"description": "A field is refused; each problem names it."}}
+# A run's iterations are numbered from 0, below the scenario's maximum.
+MAX_ITERATION = next(item.le for item in Scenario.model_fields["iterations"].metadata if hasattr(item, "le")) - 1
 
 
 class LabChannelQuery(Stream):
@@ -34,7 +36,7 @@ class LabChannelQuery(Stream):
 
     lab: str
     direction: Direction = "forward"
-    iteration: int = 0
+    iteration: int = Field(default=0, ge=0, le=MAX_ITERATION, description="Which iteration's seed (from 0).")
 
 
 @router.get("/stats", response_model=ChannelStats, responses=REFUSED)

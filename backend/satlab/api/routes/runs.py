@@ -4,15 +4,15 @@ shared with the class (another's is "not found"), and cancels only their own."""
 
 from __future__ import annotations
 
+import math
 from enum import StrEnum
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Response, WebSocket, status
 from fastapi.responses import StreamingResponse
 
-from satlab.api import quotas
 from satlab.api.auth import Principal
-from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, SettingsDep, StoreDep, StreamSlot, UserDep
+from satlab.api.deps import InstructorDep, ManagerDep, Offset, PageSize, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.downloads import EXPORT_RESPONSES, download
 from satlab.api.models.common import Message
 from satlab.api.models.events import RunSnapshotEvent
@@ -56,8 +56,7 @@ def _run_or_404(store: StoreDep, run_id: str, principal: Principal) -> RunRow:
 @router.post("", status_code=status.HTTP_201_CREATED, response_model_exclude_unset=True,
              responses={422: {"description": "The scenario is invalid or cannot run on this host; "
                                              "each problem names its field."}})
-def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep, auth: AuthDep,
-               principal: UserDep) -> RunPublic:
+def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep, principal: UserDep) -> RunPublic:
     """Queue a run; it starts as soon as fewer than max_concurrent_runs run.
     A student's run is a preset the instructor enabled, within the quotas
     (GET /api/limits): 403 beyond what a student may run, 429 beyond what
@@ -70,21 +69,14 @@ def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep, auth
             apply_override(data, assignment)
         scenario = validate(data)
     confine_traces(scenario, settings.labs_dir)
-    quotas.check_everyone(manager.store, auth, scenario.description)
-    with auth.quota_lock:  # the checks and the submission at once: a burst passes no quota
-        quotas.check_queue(manager.store, auth)
-        if not principal.is_instructor:
-            quotas.check_student_run(principal, body.lab, scenario, manager.store, auth)
-        run_id = manager.submit(scenario)
-        manager.store.set_run_owner(run_id, principal.id)
+    run_id = manager.submit(scenario, principal.caller, body.lab)
     return RunPublic.model_validate(found(manager.store.get_run(run_id), "Run"))
 
 
 @router.get("", response_model_exclude_unset=True)
 def list_runs(store: StoreDep, principal: UserDep,
               run_status: Annotated[RunStatus | None, Query(alias="status")] = None,
-              campaign_id: str | None = None, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-              offset: Annotated[int, Query(ge=0)] = 0) -> RunsPublic:
+              campaign_id: str | None = None, limit: PageSize = 100, offset: Offset = 0) -> RunsPublic:
     """Newest first (a student's: their own and those shared with the class)."""
     runs, count = store.list_runs(status=run_status, campaign_id=campaign_id, limit=limit, offset=offset,
                                   visible_to=None if principal.is_instructor else principal.id)
@@ -100,7 +92,13 @@ def get_run(run_id: str, store: StoreDep, principal: UserDep) -> RunPublic:
 def get_queue_place(run_id: str, manager: ManagerDep, principal: UserDep) -> QueuePlace:
     """A queued run's place in line (1: next; null once it runs) and about
     when it starts, in seconds from now (null until a run has finished)."""
-    return quotas.queue_estimate(manager.store, _run_or_404(manager.store, run_id, principal), manager.max_concurrent)
+    run = _run_or_404(manager.store, run_id, principal)
+    position = manager.store.queue_position(run.run_id) if run.status == "queued" else None
+    typical_s = manager.store.median_run_duration_s()  # of recent runs; None before any
+    estimate = None
+    if position is not None and typical_s is not None and manager.max_concurrent > 0:
+        estimate = math.ceil(position / manager.max_concurrent) * typical_s  # runs start in waves of max_concurrent
+    return QueuePlace(queue_position=position, estimated_start_s=estimate)
 
 
 @router.post("/{run_id}/share", responses={404: {"model": Message}})

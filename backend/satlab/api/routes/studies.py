@@ -81,11 +81,11 @@ def get_study(study_id: str, settings: SettingsDep) -> StudyDetail:
              responses={404: {"model": Message}, 422: {"description": "An unknown axis or level; each problem "
                                                                       "names its field."}})
 def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, settings: SettingsDep,
-                    _: InstructorDep) -> CampaignDetail:
+                    principal: InstructorDep) -> CampaignDetail:
     """A study run is a campaign (GET /api/campaigns/{id} follows it); the instructor's to start."""
     study = _study_or_404(settings, study_id)
     spec, items = campaign(study, body.only, body.iterations, body.parallel, body.quick)
-    campaign_id = manager.start_campaign(spec, items, study.id, body.quick)
+    campaign_id = manager.start_campaign(spec, items, principal.caller, study=study.id, study_quick=body.quick)
     return CampaignDetail.model_validate(found(manager.store.get_campaign(campaign_id), "Campaign"))
 
 

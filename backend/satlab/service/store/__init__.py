@@ -1,6 +1,6 @@
 """The SQLite store: runs with their provenance, live samples, per-iteration
-and per-flow summaries, campaigns and their items, and the class (students,
-audit trail, quotas, its state).
+and per-flow summaries, campaigns and their items, the class (students,
+audit trail, quotas, its state), sessions, and what quotas count (usage).
 
     with Store(path) as store:
         store.create_run(run_id, scenario, provenance)
@@ -8,9 +8,10 @@ audit trail, quotas, its state).
 
 Store is one connection (database.Database: its lock, transactions and
 migrations) with the methods of each part: runs.py, samples.py,
-campaigns.py, classroom.py; schema.py holds the migrations. Every method
-returns typed rows (frozen dataclasses), never bare dicts; JSON payloads (a
-scenario, a provenance, an engine result) stay mappings inside them.
+campaigns.py, classroom.py, sessions.py, usage.py; schema.py holds the
+migrations. Every method returns typed rows (frozen dataclasses), never
+bare dicts; JSON payloads (a scenario, a provenance, an engine result) stay
+mappings inside them.
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ from satlab.service.store.samples import (
     sample_rows,
 )
 from satlab.service.store.schema import FINISHED, MIGRATIONS, RUN_STATUSES, CampaignStatus, ItemStatus, RunStatus
+from satlab.service.store.sessions import SessionRole, SessionRow, SessionTables
+from satlab.service.store.usage import UsageTables
 
 
-class Store(RunTables, SampleTables, CampaignTables, ClassroomTables):
+class Store(RunTables, SampleTables, CampaignTables, ClassroomTables, SessionTables, UsageTables):
     """The database at path (created with its parent directories)."""
 
     def __enter__(self) -> Store:
@@ -50,6 +53,6 @@ __all__ = [
     "FINISHED", "MIGRATIONS", "RUN_STATUSES", "AuditRow", "CampaignDetailRow", "CampaignItemDetailRow",
     "CampaignItemRow", "CampaignItemWithScenario", "CampaignProgress", "CampaignRow", "CampaignStatus",
     "FlowSampleRow", "FlowSummaryRow", "ItemAttemptRow", "ItemStatus", "IterationRow", "LinkSampleRow", "RunRow",
-    "RunStatus", "RunSummaryRow", "SampleRows", "Store", "StudentRow", "TunnelSampleRow", "item_key",
-    "sample_rows",
+    "RunStatus", "RunSummaryRow", "SampleRows", "SessionRole", "SessionRow", "Store", "StudentRow",
+    "TunnelSampleRow", "item_key", "sample_rows",
 ]

@@ -211,6 +211,33 @@ MIGRATIONS: tuple[str, ...] = (
     UPDATE campaign_items SET idempotency_key = campaign_id || ':' || item_index;
     CREATE UNIQUE INDEX campaign_items_by_key ON campaign_items (idempotency_key);
     """,
+    # A student is a person (issue 20): their name is unique in the class
+    # whatever its case (name_key: satlab.api.student_names), and signing in
+    # again with it needs their personal key, which the browser keeps and the
+    # instructor can show. Students of before keep their rows: the first of
+    # each name keeps it, the others get their id after it; each gets a key.
+    # Sessions are rows that logout and the removal of a student delete, and
+    # that expire (the cookie holds a random token, the table its SHA-256).
+    """
+    ALTER TABLE students ADD COLUMN name_key TEXT;
+    ALTER TABLE students ADD COLUMN key TEXT;
+    UPDATE students SET name_key = lower(name) WHERE student_id = (
+        SELECT first.student_id FROM students AS first WHERE lower(first.name) = lower(students.name)
+        ORDER BY first.joined_at, first.student_id LIMIT 1);
+    UPDATE students SET name_key = lower(name) || ' #' || student_id WHERE name_key IS NULL;
+    UPDATE students SET key = upper(hex(randomblob(5)));
+    CREATE UNIQUE INDEX students_by_name ON students (name_key);
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        role TEXT NOT NULL CHECK (role IN ('instructor', 'student')),
+        student_id TEXT REFERENCES students (student_id) ON DELETE CASCADE,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        CHECK ((role = 'student') = (student_id IS NOT NULL))
+    );
+    CREATE INDEX sessions_by_expiry ON sessions (expires_at);
+    CREATE INDEX sessions_by_student ON sessions (student_id);
+    """,
 )
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
