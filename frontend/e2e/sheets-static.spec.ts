@@ -7,7 +7,7 @@ test.use({ expectedFailures: [/\/labs\/api\//] });
 test('lists the sheets, each with its goal', async ({ page }) => {
   await page.goto('./?lab=sheets');
   const sheets = page.getByRole('listitem').filter({ has: page.getByRole('heading') });
-  await expect(sheets).toHaveCount(5);
+  await expect(sheets).toHaveCount(6);
   await expect(sheets.first()).toContainText('See how a sliding-window code S(k,z) builds its repair packets');
   await page.goto('./?lab=sheets&sheet=no-such-sheet');
   await expect(page.getByRole('alert')).toHaveText('There is no sheet named “no-such-sheet”; the sheets are listed below.');

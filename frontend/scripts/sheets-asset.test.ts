@@ -20,6 +20,7 @@ describe('readSheets', () => {
       'loss-is-not-congestion',
       'start-up',
       'fairness',
+      'why-operators-split-tcp',
     ]);
     for (const sheet of sheets) {
       expect(sheet.title).not.toBe('');

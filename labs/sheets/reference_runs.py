@@ -6,8 +6,8 @@ which the sheet charts when no backend is there.
     sudo nice -n 15 backend/.venv/bin/python labs/sheets/reference_runs.py [--only ID ...]
 
 Runs need root (network namespaces). The samples are those of
-GET api/runs/{id}/samples, thinned to at most MAX_POINTS per series and five
-a second so that a file stays small: each bin keeps its last row (cumulative
+GET api/runs/{id}/samples, thinned to at most MAX_POINTS per series (MAX_ROWS
+per table) and five a second so that a file stays small: each bin keeps its last row (cumulative
 counters stay exact), with the bin's mean goodput, RTT, delivery rate and queue.
 """
 
@@ -29,21 +29,25 @@ VENV = REPOSITORY / "backend" / ".venv" / "bin"
 
 # What the API serves of a stored run (GET api/runs/{id}, .../samples), read by the backend's own
 # Python in a process of its own, so that it is the same version of satlab as the run's.
-READ_RUN = """import json, sys
+# The store returns frozen dataclass rows: read as the mappings the API serves.
+READ_RUN = """import dataclasses, json, sys
 from satlab.service.store import Store
 store, run_id = Store(sys.argv[1]), sys.argv[2]
-print(json.dumps({"run": store.get_run(run_id), "flows": store.flow_samples(run_id),
-                  "links": store.link_samples(run_id), "tunnel": store.tunnel_samples(run_id)}))
+rows = lambda found: [dataclasses.asdict(row) for row in found]
+print(json.dumps({"run": dataclasses.asdict(store.get_run(run_id)), "flows": rows(store.flow_samples(run_id)),
+                  "links": rows(store.link_samples(run_id)), "tunnel": rows(store.tunnel_samples(run_id))}))
 """
 
 RUN_BLOCK = re.compile(r"^```satlab-run[ \t]*\n(.*?)\n```", re.MULTILINE | re.DOTALL)
 MAX_POINTS = 100
+# And per table: a run with a LAN segment has four link series, not two, and its file would pass 100 kB.
+MAX_ROWS = 2 * MAX_POINTS
 # Five samples a second at most: enough to see a slow start on a 500 ms path.
 MIN_BIN_S = 0.2
 # Gauges: a bin shows their mean; every other figure is the bin's last value.
 GAUGES = ("goodput_mbps", "rtt_ms", "delivery_rate_mbps", "queue_bytes")
 # What the scenario of a reference keeps: what the sheet's charts and captions read.
-SCENARIO_FIELDS = ("name", "description", "iterations", "path", "tunnel", "flows")
+SCENARIO_FIELDS = ("name", "description", "iterations", "path", "tunnel", "pep", "flows")
 
 
 def run_blocks() -> list[dict[str, Any]]:
@@ -65,11 +69,13 @@ def rounded(value: Any) -> Any:
 
 
 def thinned(rows: list[dict[str, Any]], series_key: tuple[str, ...]) -> list[dict[str, Any]]:
-    """At most MAX_POINTS rows per series (iteration and series_key), on a common time grid."""
+    """At most MAX_POINTS rows per series (iteration and series_key), and MAX_ROWS in all, on a
+    common time grid."""
     if not rows:
         return []
     end_s = max(row["t_s"] for row in rows)
-    bin_s = max(MIN_BIN_S, end_s / MAX_POINTS)
+    series = len({(row["iteration"], *(row[field] for field in series_key)) for row in rows})
+    bin_s = max(MIN_BIN_S, end_s / min(MAX_POINTS, MAX_ROWS // series))
     bins: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for row in rows:
         key = (row["iteration"], *(row[field] for field in series_key), int(row["t_s"] // bin_s))
