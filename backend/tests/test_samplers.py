@@ -48,9 +48,11 @@ class FakeStats(SocketStats):
         return parse_ss(self.text)
 
 
-def test_data_connection_is_not_confused_with_the_control_connection_after_it_closes():
-    stats = FakeStats(SS_OUTPUT)
-    follow = DataConnection(stats, 5201)
+def test_data_connection_is_the_socket_of_the_data_port_never_the_control_connection():
+    stats = FakeStats(SS_OUTPUT.split("0      289600")[0])  # the control connection alone, before the data's
+    follow = DataConnection(stats, 5201, 40944)
+    assert follow.socket() is None
+    stats.text = SS_OUTPUT
     assert follow.socket().peer_port == 40944
     stats.text = SS_OUTPUT.split("0      289600")[0]  # the data connection closed
     assert follow.socket() is None

@@ -55,6 +55,15 @@ def test_fec_summary_counts_residual_loss_over_source_packets():
                    "decoding_delay_ms": None}}
     fec = fec_summary(line)
     assert (fec["recovered"], fec["residual_loss"]) == (90, pytest.approx(0.01))
+    assert (fec["held"], fec["hold_timeouts"], fec["hold_delay_ms"]) == (None, None, None)
+
+
+def test_fec_summary_of_an_in_order_tunnel_says_how_long_it_held_packets():
+    delay = {"p50": 40.0, "p99": 180.0, "max": 200.0, "count": 51}
+    line = {"rx": {"sources": 900, "repairs": 200, "lost": 100, "recovered": 90, "decoding_delay_ms": None,
+                   "held": 51, "hold_timeouts": 2, "hold_delay_ms": delay}}
+    assert {key: fec_summary(line)[key] for key in ("held", "hold_timeouts", "hold_delay_ms")} == {
+        "held": 51, "hold_timeouts": 2, "hold_delay_ms": delay}
 
 
 # Figures over time, on sample series at the engine's 10 Hz: recorded ones
@@ -95,7 +104,8 @@ def synthetic(rates_mbps: list[tuple[float, float]], start_s: float, end_s: floa
 
 
 def series_of(samples: list[TimedSample], **flow: Any) -> FlowSeries:
-    return flow_series(planned(**flow), samples, GEO_FORWARD_MBPS)
+    # Synthetic flows start their data at the start the scenario gives them.
+    return flow_series(planned(**flow), samples, GEO_FORWARD_MBPS, planned(**flow).start_s)
 
 
 def test_startup_ends_when_the_live_goodput_first_reaches_90_percent_of_the_bottleneck():
@@ -153,7 +163,7 @@ def test_a_sample_without_a_delivered_count_counts_in_the_rtt_not_in_the_goodput
 def test_flow_summary_gives_link_utilisation_of_the_flows_direction():
     samples = synthetic([(0, 3.0)], 0.0, 2.0)
     row = flow_summary(planned(direction="upload"), FlowResult(1_000_000, 4.0, 0),
-                       flow_series(planned(direction="upload"), samples, 3.0), 0)
+                       flow_series(planned(direction="upload"), samples, 3.0, 0.0), 0)
     assert (row["direction"], row["bottleneck_mbps"]) == ("upload", 3.0)
     assert row["link_utilisation_ratio"] == pytest.approx(2.0 / 3.0)
 
@@ -204,3 +214,30 @@ def test_short_flows_beside_a_long_one_are_labelled():
     same_group = series_of(synthetic([(0, 2.0)], 0.0, 3.0), index=2, group=0, size_bytes=500_000)
     metrics = iteration_flow_metrics([elephant, mouse, same_group], GEO_BASE_RTT_MS)
     assert [m["short_beside_long"] for m in metrics] == [False, True, False]
+
+
+def test_a_recorded_run_is_measured_from_its_data_connection_first_packet():
+    """Issue 18: a 2 MB run reported a download time of 4.765 s and a start-up of 6.5 s, its samples
+    starting with 0.8-2.7 s of iperf3's control connection. A 10 MB run recorded on the clock of its
+    data connection's SYN (tests/recorded/origin-*.csv, the engine's samples and figures)."""
+    with (RECORDED / "origin-geo-ideal-tcp-cubic-10MB.csv").open() as file:
+        lines = file.readlines()
+    engine = dict(field.split("=") for field in lines[1].lstrip("# ").split())
+    rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    samples = [(float(row["t_s"]), FlowSample(bytes_acked=int(row["acked_bytes"]), rtt_ms=float(row["rtt_ms"]),
+                                              retransmissions=int(row["retransmissions"]))) for row in rows]
+    series = flow_series(planned(size_bytes=10_000_000), samples, GEO_FORWARD_MBPS, 0.0)
+    startup_s = phase_summary(series)["startup_s"]
+    # The store keeps each tick's time, the engine the moment it read the socket: within a tick.
+    assert startup_s == pytest.approx(float(engine["startup_s"]), abs=0.1)
+    assert max(startup_s, float(engine["startup_s"])) <= float(engine["download_time_s"])
+    # The first sample is of the data connection: the sender's socket is established a round trip and
+    # a half after the client's SYN (the clock's origin), the count starts at 0 and never steps back.
+    first_t_s, first = samples[0]
+    assert first_t_s >= 1.5 * GEO_BASE_RTT_MS / 1e3 - 0.01
+    assert first.bytes_acked == 0
+    counts = [sample.bytes_acked or 0 for _, sample in samples]
+    assert counts == sorted(counts)
+    # On the former clock the first samples were the control connection's: 2 bytes, then the data's 0.
+    former = [sample.bytes_acked or 0 for _, sample in recorded_samples("geo-ideal-tcp-cubic-2MB")]
+    assert former != sorted(former)

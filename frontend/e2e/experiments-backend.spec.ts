@@ -51,7 +51,7 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   const downloadTime = Number(await row.locator('th, td').nth(column).textContent());
   // Start-up vs steady state, utilisation and the figures across flows, each explained.
   await expect(summary.getByRole('columnheader', { name: 'Start-up, s' })).toHaveAccessibleDescription(
-    /^From the flow’s start until its live goodput .* first reaches 90 % of the bottleneck rate/,
+    /^From the flow’s data connection’s first packet \(as the download time\) until its live goodput .* first reaches 90 % of the bottleneck rate/,
   );
   for (const name of ['Direction', 'Link utilisation, %', 'Steady goodput, Mbit/s', 'Steady RTT, ms', 'Latecomer convergence, s', 'Role']) {
     await expect(summary.getByRole('columnheader', { name })).toHaveAccessibleDescription(/\w/);
@@ -72,6 +72,20 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   const [header, firstRow] = (await response.text()).split(/\r?\n/);
   expect(header.split(',')).toEqual(expect.arrayContaining(['download_time_s', 'startup_s', 'steady_goodput_mbps', 'latecomer_convergence_s']));
   expect(firstRow.startsWith(`${runId},geo-ideal,`)).toBe(true);
+
+  // One clock (issue 18): the flow's samples start with its data connection, a round trip and a half
+  // after its SYN (iperf3's control connection is in none of them), and end with the transfer.
+  const samplesLink = panel.getByRole('link', { name: 'Flow samples CSV' });
+  const samplesCsv = await (await page.request.get(await samplesLink.evaluate((link: HTMLAnchorElement) => link.href))).text();
+  const [samplesHeader, ...sampleLines] = samplesCsv.trim().split(/\r?\n/);
+  const columnOf = (name: string) => samplesHeader.split(',').indexOf(name);
+  const times = sampleLines.map((line) => Number(line.split(',')[columnOf('t_s')]));
+  const acked = sampleLines.map((line) => Number(line.split(',')[columnOf('acked_bytes')]));
+  expect(times[0]).toBeGreaterThanOrEqual(0.7);
+  expect(acked).toEqual([...acked].sort((a, b) => a - b));
+  expect(times.at(-1)).toBeLessThanOrEqual(downloadTime + 0.5);
+  const startup = await cell('Start-up, s').textContent();
+  if (startup !== 'not reached') expect(Number(startup)).toBeLessThanOrEqual(downloadTime);
   await page.screenshot({ path: 'test-output/experiments-run.png', fullPage: true });
 
   // A fresh page opens the stored run from the list: charts from its samples, summary from the run.

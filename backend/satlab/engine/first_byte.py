@@ -18,6 +18,7 @@ import os
 import socket
 import struct
 import threading
+import time
 
 ETH_P_ALL = 0x0003
 ETH_P_IP = 0x0800
@@ -68,12 +69,14 @@ def _attach(sock: socket.socket, program: bytes) -> None:
 class FirstByteWatch:
     """Watches the TCP connections a client opens to `port` in namespace
     netns; `first_byte_ms`: from the SYN of the connection_index-th of them
-    (0 the first) to the first byte of data from the server on it, once seen.
-    Its thread enters the namespace (setns of that thread only) and ends
-    with the watch."""
+    (0 the first) to the first byte of data from the server on it, once seen;
+    `syn_ns`: that SYN's time (time.monotonic_ns()'s clock), the connection's first
+    packet. With syn_only the watch ends at that SYN (an upload: the server
+    sends no data, and the client's bulk must not reach Python). Its thread
+    enters the namespace (setns of that thread only) and ends with the watch."""
 
-    def __init__(self, netns: str, port: int, connection_index: int):
-        self.netns, self.port, self.connection_index = netns, port, connection_index
+    def __init__(self, netns: str, port: int, connection_index: int, syn_only: bool = False):
+        self.netns, self.port, self.connection_index, self.syn_only = netns, port, connection_index, syn_only
         self.first_byte_ms: float | None = None
         self._syns_ns: dict[int, int] = {}  # the client's port -> its first SYN's time
         self._order: list[int] = []  # client ports by their first SYN
@@ -121,7 +124,7 @@ class FirstByteWatch:
             return
         self._ready.set()
         with sock:
-            while not self._stopped.is_set() and self.first_byte_ms is None:
+            while not self._stopped.is_set() and self.first_byte_ms is None and not (self.syn_only and self.syn_ns):
                 try:
                     packet, ancillary, _, address = sock.recvmsg(HEADER_BYTES, socket.CMSG_SPACE(16))
                 except TimeoutError:
@@ -129,7 +132,18 @@ class FirstByteWatch:
                 # Packets queued before the filter was attached may be anything.
                 if address[1] == ETH_P_IP and ancillary:
                     seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
-                    self._segment(packet, seconds * 1_000_000_000 + nanoseconds)
+                    # The kernel's stamp is CLOCK_REALTIME: taken to the monotonic clock as the
+                    # packet is read, milliseconds after it, so a later step of the wall clock
+                    # cannot move it.
+                    realtime_ahead_ns = time.time_ns() - time.monotonic_ns()
+                    self._segment(packet, seconds * 1_000_000_000 + nanoseconds - realtime_ahead_ns)
+
+    @property
+    def syn_ns(self) -> int | None:
+        """The watched connection's SYN time, once seen."""
+        if len(self._order) <= self.connection_index:
+            return None
+        return self._syns_ns[self._order[self.connection_index]]
 
     def _segment(self, packet: bytes, t_ns: int) -> None:
         ip_header = (packet[0] & 0x0F) * 4

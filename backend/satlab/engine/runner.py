@@ -99,6 +99,8 @@ class _Iteration:
         self.cross_traffic: list[Iperf3CrossTraffic] = []
         self.summaries: dict[str, dict[str, Any] | None] = {}
         self.samples: dict[int, list[summary.TimedSample]] = {}  # per flow, on the iteration's clock
+        # The iteration's clock starts here: the first data packet of any flow (monotonic), once known.
+        self.origin: float | None = None
         self.fidelity = fidelity.FidelityRecorder()
 
     def _state(self, state: str) -> None:
@@ -165,8 +167,8 @@ class _Iteration:
             tcp_counters = ({role: tcp_stack.counters(plan.namespaces[role]) for role in ("server", "client")}
                             if any(planned.transport == "tcp" for planned in plan.flows) else None)
             stack.close()  # stop every process now, so the tools print their summaries
-        series = [summary.flow_series(p, self.samples[p.index], bottleneck_mbps(self.scenario.path, p.direction))
-                  for p in plan.flows]
+        series = [summary.flow_series(p, self.samples[p.index], bottleneck_mbps(self.scenario.path, p.direction),
+                                      self._data_start_s(flow)) for p, flow in zip(plan.flows, flows, strict=True)]
         flow_rows = [{**summary.flow_summary(p, r, s, plan.iteration), **metrics} for p, r, s, metrics
                      in zip(plan.flows, results, series, summary.iteration_flow_metrics(series, plan.base_rtt_ms),
                             strict=True)]
@@ -200,47 +202,50 @@ class _Iteration:
     def _link_counters(self) -> dict[str, Any] | None:
         return counters(self.satlink) if self.plan.satellite is not None else netem_counters(self.plan.netem)
 
+    def _data_start_s(self, flow: Flow) -> float:
+        """When the flow's data connection sent its first packet, on the
+        iteration's clock (its client's start when the transport cannot tell)."""
+        started = flow.data_started_at() or flow.client_started_at
+        assert self.origin is not None and started is not None, "a flow that ran has started"
+        return started - self.origin
+
     def _drive(self, flows: list[Flow]) -> None:
         """Start clients and cross traffic at their offsets (cross traffic also
-        stops at its end), sample at SAMPLE_HZ, until every flow is done."""
+        stops at its end), sample at SAMPLE_HZ, until every flow is done.
+
+        One clock: the iteration's starts at the first data packet of any flow
+        (self.origin). The flows that start first start at once and open it;
+        every other offset (a later flow's, cross traffic's) counts on it, so
+        start_s: 3 puts a flow's start 3 s after the first data packet.
+        Nothing is sampled before the origin: a flow's samples begin with its
+        data, and an iperf3 flow's control connection, which comes first, is
+        in none of them (issue 18)."""
         start = time.monotonic()
         limit = _time_limit_s(self.plan, self.scenario)
         pending = list(flows)
         pending_cross = list(self.cross_traffic)
         goodput_meters = {flow.planned.index: GoodputMeter(bottleneck_mbps(self.scenario.path, flow.planned.direction))
                           for flow in flows}
+        first_start_s = min((flow.planned.start_s for flow in flows), default=0.0)
         tick = 0
         while True:
             self._stop_if_cancelled()
             now = time.monotonic() - start
-            for flow in [f for f in pending if f.planned.start_s <= now]:
+            clock_s = self._clock_s(flows, pending)
+            for flow in [f for f in pending if f.planned.start_s == first_start_s
+                         or (clock_s is not None and f.planned.start_s - first_start_s <= clock_s)]:
+                flow.client_started_at = time.monotonic()
                 flow.start_client()
                 pending.remove(flow)
-            for cross in [c for c in pending_cross if c.planned.start_s <= now]:
-                cross.start()
-                pending_cross.remove(cross)
-            for cross in self.cross_traffic:
-                if cross.planned.end_s is not None and cross.planned.end_s <= now:
-                    cross.stop()
-            flow_samples = []
-            for flow in flows:
-                sample = flow.sample() if not flow.done() else None
-                if sample is None:
-                    continue
-                index = flow.planned.index
-                # The moment the counter was read, not the tick's: a slow read must not inflate the rate.
-                read_s = time.monotonic() - start
-                self.samples[index].append((read_s, sample))
-                goodput = None
-                if sample.bytes_acked is not None:
-                    goodput = goodput_meters[index].add(read_s, sample.bytes_acked, sample.rtt_ms)
-                flow_samples.append({"flow": index, "goodput_mbps": goodput, **vars(sample)})
-            self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
-                       "t_s": now, "flows": flow_samples, "link": self._link_counters(),
-                       "lan": counters(self.lan), "tunnel": [counters(t) for t in self.tunnels],
-                       "pep": self.peps.counters() if self.peps is not None else None,
-                       "cross_traffic": [{"index": c.planned.index, "running": c.running()}
-                                         for c in self.cross_traffic]})
+            if clock_s is not None:
+                for cross in [c for c in pending_cross if c.planned.start_s - first_start_s <= clock_s]:
+                    cross.start()
+                    pending_cross.remove(cross)
+                for cross in self.cross_traffic:
+                    if cross.planned.end_s is not None and cross.planned.end_s - first_start_s <= clock_s:
+                        cross.stop()
+            if self.origin is not None:
+                self._sample(flows, goodput_meters, start + now - self.origin)
             if not pending and all(flow.done() for flow in flows):
                 return
             if now > limit:
@@ -252,6 +257,40 @@ class _Iteration:
             tick += 1
             # Ticks on an absolute schedule so that slow samples do not drift the rate.
             time.sleep(max(0.0, start + tick / SAMPLE_HZ - time.monotonic()))
+
+    def _clock_s(self, flows: list[Flow], pending: list[Flow]) -> float | None:
+        """The iteration's clock now, setting its origin at the first data
+        packet a flow reports; None before. Started flows that all ended
+        without one (a connection refused) set it now, so later ones start."""
+        if self.origin is None:
+            self.origin = min((t for t in (flow.data_started_at() for flow in flows) if t is not None), default=None)
+            started = [flow for flow in flows if flow not in pending]
+            if self.origin is None and started and all(flow.done() for flow in started):
+                self.origin = time.monotonic()
+        return None if self.origin is None else time.monotonic() - self.origin
+
+    def _sample(self, flows: list[Flow], goodput_meters: dict[int, GoodputMeter], t_s: float) -> None:
+        """One tick's samples, its tick at t_s on the iteration's clock: kept per flow, and emitted."""
+        assert self.origin is not None
+        flow_samples = []
+        for flow in flows:
+            sample = flow.sample() if not flow.done() else None
+            if sample is None:
+                continue
+            index = flow.planned.index
+            # The moment the counter was read, not the tick's: a slow read must not inflate the rate.
+            read_s = time.monotonic() - self.origin
+            self.samples[index].append((read_s, sample))
+            goodput = None
+            if sample.bytes_acked is not None:
+                goodput = goodput_meters[index].add(read_s, sample.bytes_acked, sample.rtt_ms)
+            flow_samples.append({"flow": index, "goodput_mbps": goodput, **vars(sample)})
+        self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
+                   "t_s": t_s, "flows": flow_samples, "link": self._link_counters(),
+                   "lan": counters(self.lan), "tunnel": [counters(t) for t in self.tunnels],
+                   "pep": self.peps.counters() if self.peps is not None else None,
+                   "cross_traffic": [{"index": c.planned.index, "running": c.running()}
+                                     for c in self.cross_traffic]})
 
 
 def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: None,

@@ -96,24 +96,19 @@ class SocketStats:
 
 
 class DataConnection:
-    """Follows one flow's data connection among the sockets on its port: the
-    busiest one, held on to once it has sent more than any control
-    connection would, so that after it closes a control connection left on
-    the same port is not taken for it."""
+    """One flow's data connection among the sockets on its port: the one
+    whose client end is the flow's data port (iperf3's --cport binds its
+    data connection there; its control connection takes an ephemeral port,
+    from a range the data ports stay below). Never the control connection:
+    a flow has no sample before its data connection exists, so its samples,
+    and every figure from them, start with the data (issue 18)."""
 
-    CONTROL_BYTES_MAX = 64 << 10
-
-    def __init__(self, stats: SocketStats, port: int):
-        self.stats, self.port = stats, port
-        self._key: tuple[int, int] | None = None
+    def __init__(self, stats: SocketStats, port: int, client_port: int):
+        self.stats, self.port, self.client_port = stats, port, client_port
 
     def socket(self) -> TcpSocket | None:
-        if self._key is not None:
-            return next((s for s in self.stats.sockets() if (s.local_port, s.peer_port) == self._key), None)
-        busiest = self.stats.busiest(self.port)
-        if busiest is not None and (busiest.number("bytes_sent") or 0) > self.CONTROL_BYTES_MAX:
-            self._key = (busiest.local_port, busiest.peer_port)
-        return busiest
+        ends = {self.port, self.client_port}
+        return next((s for s in self.stats.sockets() if {s.local_port, s.peer_port} == ends), None)
 
 
 def window_goodput_mbps(curve: Sequence[tuple[float, float]], index: int, window_s: float) -> float | None:

@@ -1,7 +1,9 @@
 """Numbers of a finished iteration: per flow, across flows, and of the tunnel.
 
 Figures over time come from each flow's samples on the iteration's clock (the
-engine's: seconds since its flows could start), through the live goodput's
+engine's: seconds since the first data packet of any of its flows; iperf3's
+control connection comes before and is not sampled), each flow's measured from
+its own data connection's first packet, through the live goodput's
 own curve (samplers.GoodputMeter: the delivered count kept monotone and no
 faster than the bottleneck) and its one definition of goodput over an
 interval (samplers.window_goodput_mbps).
@@ -49,7 +51,8 @@ class FlowSeries:
     flow: int
     group: int
     direction: str
-    start_s: float  # when the engine started its client, on the iteration's clock
+    start_s: float  # its data connection's first packet, on the iteration's clock: its figures' origin
+    scheduled_s: float  # the start the scenario gave it (its role: who came later)
     size_bytes: int | None
     bottleneck_mbps: float  # of its direction (samplers.bottleneck_mbps)
     points: list[Point]
@@ -61,9 +64,11 @@ class FlowSeries:
         return self.points[-1].t_s if self.points else self.start_s
 
 
-def flow_series(planned: PlannedFlow, samples: list[TimedSample], bottleneck_mbps: float) -> FlowSeries:
+def flow_series(planned: PlannedFlow, samples: list[TimedSample], bottleneck_mbps: float,
+                start_s: float) -> FlowSeries:
     """The flow's samples through a goodput meter of its bottleneck, as the
-    live samples went. A sample without a delivered count (a QUIC receiver
+    live samples went; start_s is when its data connection sent its first
+    packet, on the samples' clock. A sample without a delivered count (a QUIC receiver
     that has not reported yet) keeps the counts where they were, and has no
     live goodput."""
     meter = GoodputMeter(bottleneck_mbps)
@@ -75,7 +80,7 @@ def flow_series(planned: PlannedFlow, samples: list[TimedSample], bottleneck_mbp
         delivered = max(sample.bytes_acked or 0, points[-1].delivered_bytes if points else 0)
         served = meter.curve[-1][1] if meter.curve else 0.0
         points.append(Point(t_s, delivered, served, goodput, sample.rtt_ms, sample.retransmissions))
-    return FlowSeries(planned.index, planned.group, planned.direction, planned.start_s, planned.size_bytes,
+    return FlowSeries(planned.index, planned.group, planned.direction, start_s, planned.start_s, planned.size_bytes,
                       bottleneck_mbps, points, meter.curve[0][0] if meter.curve else None)
 
 
@@ -172,7 +177,7 @@ def latecomer_convergence_s(late: FlowSeries, flows: list[FlowSeries], window_s:
     Only samples a whole window after its first count. None if it never
     does (also when the overlap is shorter than a window)."""
     peers = [flow for flow in flows if flow.direction == late.direction and flow is not late]
-    earlier = [flow for flow in peers if flow.start_s < late.start_s]
+    earlier = [flow for flow in peers if flow.scheduled_s < late.scheduled_s]
     if not earlier or not late.points:
         return None
     overlap_end = min(late.end_s, max(flow.end_s for flow in earlier))
@@ -209,7 +214,7 @@ def iteration_flow_metrics(flows: list[FlowSeries], base_rtt_ms: float) -> list[
     window_s = convergence_window_s(base_rtt_ms)
     rows = []
     for flow in flows:
-        latecomer = any(other.direction == flow.direction and other.start_s < flow.start_s for other in flows)
+        latecomer = any(other.direction == flow.direction and other.scheduled_s < flow.scheduled_s for other in flows)
         rows.append({"latecomer": latecomer,
                      "latecomer_convergence_s": latecomer_convergence_s(flow, flows, window_s) if latecomer else None,
                      "short_beside_long": short_beside_long(flow, flows)})
@@ -219,7 +224,8 @@ def iteration_flow_metrics(flows: list[FlowSeries], base_rtt_ms: float) -> list[
 def fec_summary(receiver: dict[str, Any] | None) -> dict[str, Any] | None:
     """FEC figures of one tunnel direction from its receiving endpoint's
     summary line: residual loss is the share of source packets that were lost
-    and not rebuilt."""
+    and not rebuilt; with in-order delivery, the packets held behind a gap,
+    the gaps passed over at the hold time, and how long packets were held."""
     if receiver is None:
         return None
     rx = receiver["rx"]
@@ -228,7 +234,8 @@ def fec_summary(receiver: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"sources": rx["sources"], "repairs": rx["repairs"], "lost": rx["lost"],
             "recovered": rx["recovered"], "residual_loss": residual / expected if expected else 0.0,
             "rejected": rx.get("rejected"), "unauthenticated": rx.get("unauthenticated"),
-            "decoding_delay_ms": rx.get("decoding_delay_ms")}
+            "decoding_delay_ms": rx.get("decoding_delay_ms"), "held": rx.get("held"),
+            "hold_timeouts": rx.get("hold_timeouts"), "hold_delay_ms": rx.get("hold_delay_ms")}
 
 
 def link_summary(line: dict[str, Any] | None, forward: str = "ba", return_: str = "ab") -> dict[str, Any] | None:

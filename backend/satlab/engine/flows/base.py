@@ -62,6 +62,8 @@ class Flow(ABC):
         self.workdir = workdir  # private to this flow, removed after the run
         # What collect() leaves to keep (planned.keep_qlog, keep_keylog): the engine takes it from there.
         self.files: list[FlowFile] = []
+        # When the engine called start_client(), on time.monotonic()'s clock.
+        self.client_started_at: float | None = None
 
     def setup(self) -> None:  # noqa: B027 (optional: most transports need nothing)
         """Prepare what the processes need (certificates, files); default nothing."""
@@ -81,6 +83,14 @@ class Flow(ABC):
     @abstractmethod
     def sample(self) -> FlowSample | None:
         """Live metrics now, or None before the connection exists."""
+
+    def data_started_at(self) -> float | None:
+        """When the flow's data connection sent its first packet, on
+        time.monotonic()'s clock; None while unknown (before it, or when the
+        transport cannot tell). The iteration's clock and every figure of the
+        flow are measured from it. By default the client's start: a
+        transport without a control connection opens its data connection at once."""
+        return self.client_started_at
 
     @abstractmethod
     def collect(self) -> FlowResult:

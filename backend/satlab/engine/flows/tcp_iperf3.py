@@ -41,6 +41,10 @@ from satlab.engine.wait import wait_until
 SERVER_READY_S = 10.0
 # The client's connections to the flow's port, in order: iperf3's control connection, then its data connection.
 DATA_CONNECTION_INDEX = 1
+# The client port of flow i's data connection (--cport) is DATA_PORT_BASE + i: below the kernel's
+# ephemeral range (32768-60999 by default), where the control connection's port comes from, so
+# the data connection is told from the control one by its port alone.
+DATA_PORT_BASE = 20000
 _stats: dict[str, SocketStats] = {}  # per namespace: flows sharing it share its ss calls
 
 
@@ -75,22 +79,35 @@ class Iperf3Flow(ClientProcessFlow):
         out = stats.run_ss(["-ltnH", "sport", "=", f":{self.planned.port}"])
         return bool(out.strip())
 
+    @property
+    def data_port(self) -> int:
+        return DATA_PORT_BASE + self.planned.index
+
     def start_client(self) -> None:
         flow = self.planned
-        if flow.direction == "download":
-            self._first_byte = FirstByteWatch(flow.client_netns, flow.port, DATA_CONNECTION_INDEX)
-            self._first_byte.start()
+        # Both directions: the data connection's SYN is the flow's time origin; a download's watch
+        # also times its first byte.
+        self._first_byte = FirstByteWatch(flow.client_netns, flow.port, DATA_CONNECTION_INDEX,
+                                          syn_only=flow.direction == "upload")
+        self._first_byte.start()
         amount = (["--bytes", str(flow.size_bytes)] if flow.size_bytes is not None
                   else ["--time", f"{flow.duration_s:g}"])
         self.start_client_process(["iperf3", "--client", flow.server_addr, "--port", str(flow.port),
+                                   "--cport", str(self.data_port),
                                    "--congestion", flow.cc, "--json", "--logfile", str(self._report),
                                    "--connect-timeout", "10000", *amount,
                                    *(["--reverse"] if flow.direction == "download" else [])],
                                   f"iperf3-client-{flow.index}")
 
+    def data_started_at(self) -> float | None:
+        """The data connection's SYN on the client's wire (the kernel's
+        timestamp), on the monotonic clock."""
+        syn_ns = self._first_byte.syn_ns if self._first_byte is not None else None
+        return None if syn_ns is None else syn_ns / 1e9
+
     def sample(self) -> FlowSample | None:
         if self._data is None:
-            self._data = DataConnection(_stats_for(self.planned.sender_netns), self.planned.port)
+            self._data = DataConnection(_stats_for(self.planned.sender_netns), self.planned.port, self.data_port)
         sock = self._data.socket()
         if sock is None:
             return None
@@ -103,15 +120,12 @@ class Iperf3Flow(ClientProcessFlow):
                           rtt_ms=sock.number("rtt"), retransmissions=sock.retransmissions)
 
     def _receiver_rtt_ms(self) -> float | None:
-        """The receiving data socket's RTT (its handshake's), once that socket
-        is told apart from the control connection by what it received."""
+        """The receiving data socket's RTT (its handshake's: a receiver sends
+        no data), once the data connection exists."""
         flow = self.planned
         receiver_netns = flow.client_netns if flow.direction == "download" else flow.server_netns
-        sockets = [s for s in _stats_for(receiver_netns).sockets() if flow.port in (s.local_port, s.peer_port)]
-        data = max(sockets, key=lambda s: s.number("bytes_received") or 0, default=None)
-        if data is None or (data.number("bytes_received") or 0) <= DataConnection.CONTROL_BYTES_MAX:
-            return None
-        return data.number("rtt")
+        data = DataConnection(_stats_for(receiver_netns), flow.port, self.data_port).socket()
+        return None if data is None else data.number("rtt")
 
     def collect(self) -> FlowResult:
         assert self.client is not None
@@ -123,7 +137,7 @@ class Iperf3Flow(ClientProcessFlow):
         end = report.get("end", {})
         received, sent = end.get("sum_received", {}), end.get("sum_sent", {})
         transfer_s = received.get("seconds")
-        # A transfer too short to tell the receiver's socket apart: the sender's
+        # A transfer over before the sampler saw the receiving socket: the sender's
         # minimum RTT stands in (the handshake met an empty queue, as a first flow's does).
         handshake_rtt_ms = self._handshake_rtt_ms or self._sender_min_rtt_ms
         round_trips = 2.0 if self.planned.direction == "download" else 1.5

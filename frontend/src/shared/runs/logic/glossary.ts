@@ -14,7 +14,7 @@ export const glossary = {
   utilisation:
     'Goodput over the bottleneck rate of the flow’s direction (the forward link for a download, the return link for an upload). Even a full link gives about 96 %: headers take the rest.',
   startup:
-    'From the flow’s start until its live goodput (over the last round trip) first reaches 90 % of the bottleneck rate; “not reached” if it never does (then the whole flow is start-up).',
+    'From the flow’s data connection’s first packet (as the download time) until its live goodput (over the last round trip) first reaches 90 % of the bottleneck rate; “not reached” if it never does (then the whole flow is start-up).',
   startupGoodput: 'Bytes delivered during the start-up, over its length.',
   steadyGoodput: 'Bytes delivered from the end of the start-up to the flow’s end, over that time.',
   startupRtt: 'Mean RTT during the start-up.',
@@ -40,7 +40,7 @@ export const glossary = {
   lost: 'Source packets the link dropped.',
   rebuilt: 'Lost source packets the decoder rebuilt from repair packets, before the transport noticed.',
   residualLoss: 'Lost sources that were not rebuilt, as a share of all sources sent: what FEC left for the transport to repair.',
-  elapsed: 'Time since the iteration’s flows could start, from the latest sample.',
+  elapsed: 'Time since the first data packet of the iteration’s flows (iperf3’s control connection comes before it), from the latest sample.',
   wallTime: 'From the run’s start to its end, with the building and the tearing down of its network.',
   queuePlace: 'The backend runs a few runs at once; the others wait in line. The start is estimated from how long recent runs took.',
 } as const;

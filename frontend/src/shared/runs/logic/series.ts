@@ -7,7 +7,7 @@ import { glossary } from './glossary';
  */
 
 export interface Point {
-  /** Seconds since the iteration's flows could start. */
+  /** Seconds since the first data packet of the iteration's flows (the backend's clock). */
   t_s: number;
   /** null leaves a gap (a sample without this figure). */
   value: number | null;
