@@ -116,6 +116,9 @@ def _run(args: argparse.Namespace) -> int:
                   f"{flow['bytes']} bytes in {'-' if time_s is None else f'{time_s:.2f}'} s, "
                   f"{'-' if goodput is None else f'{goodput:.2f}'} Mbit/s, "
                   f"{flow['retransmissions']} retransmissions")
+        # What the plan explains (engine/plan.py notes: e.g. QUIC passes a PEP untouched).
+        for note in (result["iterations"][0].get("plan") or {}).get("notes", []) if result["iterations"] else []:
+            _say(f"note: {note}")
         _say(f"run {run_id} is stored in {args.db}: satlab export summary {run_id}")
     return {"done": 0, "cancelled": EXIT_CANCELLED}.get(result["status"], 1)
 

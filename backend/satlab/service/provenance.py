@@ -70,6 +70,7 @@ def _static() -> dict[str, Any]:
         "ngtcp2": _debian_package("ngtcp2-client"),
         "satlink_sha256": _digest(TOOLS_DIR / "satlink"),
         "swf_tunnel_sha256": _digest(TOOLS_DIR / "swf-tunnel"),
+        "satlab_pep_sha256": _digest(TOOLS_DIR / "satlab-pep"),
     }
 
 

@@ -91,6 +91,10 @@ METRICS: dict[str, Metric] = {
                                      only_flows="latecomer"),
     "short_flow_time_s": Metric("completion time of the short flows beside a long one, mean over them",
                                 "download_time_s", only_flows="short_beside_long"),
+    "time_to_first_byte_ms": Metric("time to first byte: a download's first packet (the SYN, or QUIC's Initial) "
+                                    "to its first byte of data at the client, mean over the download flows "
+                                    "(TCP and picoquic; none from ngtcp2)", "time_to_first_byte_ms",
+                                    direction="download"),
     "retransmissions": Metric("packets the senders retransmitted (QUIC: declared lost), sum over the flows",
                               "retransmissions", aggregate="sum"),
     "ack_frames_sent": Metric("ACK frames the download's receiver sent (counted in its qlog), mean over the "
