@@ -1,7 +1,7 @@
 import pytest
 
 from satlab.engine.plan import FIRST_CROSS_TRAFFIC_PORT, NAME_PREFIX, channel_spec, derive_seed, make_plan
-from satlab.scenario import GilbertElliottTime, load
+from satlab.scenario import GilbertElliottTime, ScenarioError, load
 from tests.conftest import LABS
 
 
@@ -225,3 +225,19 @@ def test_make_plan_sets_the_scenarios_tcp_stack_in_every_namespace():
     # What the scenario leaves out stays the kernel's: no key at all.
     assert "net.ipv4.tcp_sack" not in plan.sysctls["server"]
     assert not any(key in make_plan(optical(), "a1b2c3").sysctls["server"] for key in wanted)
+
+
+def test_make_plan_asks_both_tunnel_ends_for_in_order_delivery_only_when_the_scenario_does():
+    immediate = make_plan(optical("tunnel={k: 10, z: 100}"), "a1b2c3")
+    assert all("--delivery" not in end.args for end in immediate.tunnel)
+    in_order = make_plan(optical("tunnel={k: 10, z: 100, delivery: in-order, hold_ms: 150}"), "a1b2c3")
+    assert all(end.args[-4:] == ["--delivery", "in-order", "--hold-ms", "150"] for end in in_order.tunnel)
+    default_hold = make_plan(optical("tunnel={k: 10, z: 100, delivery: in-order}"), "a1b2c3")
+    assert all(end.args[-2:] == ["--delivery", "in-order"] for end in default_hold.tunnel)
+
+
+def test_a_hold_time_without_in_order_delivery_is_refused():
+    with pytest.raises(ScenarioError) as refused:
+        optical("tunnel={k: 10, z: 100, hold_ms: 150}")
+    assert refused.value.problems == ["tunnel.hold_ms: applies to delivery in-order only (an immediate tunnel holds "
+                                      "nothing); give null (got 150)"]

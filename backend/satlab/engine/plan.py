@@ -348,6 +348,8 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
         tunnel = scenario.tunnel
         fec = ["--k", str(tunnel.k), "--z", str(tunnel.z), "--flush-ms", f"{tunnel.flush_ms:g}",
                "--protect", tunnel.protect]
+        if tunnel.delivery == "in-order":
+            fec += ["--delivery", "in-order", *(["--hold-ms", f"{tunnel.hold_ms:g}"] if tunnel.hold_ms else [])]
         if tunnel.symbol_bytes is not None:
             fec += ["--symbol-bytes", str(tunnel.symbol_bytes)]
             inner_mtu = tunnel.symbol_bytes - 2

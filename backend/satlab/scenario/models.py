@@ -49,13 +49,25 @@ else:
 class Tunnel(Strict):
     """The FEC tunnel S(k,z): between terminal and gateway (span satellite), or
     between the client and the server's side (span end-to-end), so that a lossy
-    LAN segment between client and terminal is protected too."""
+    LAN segment between client and terminal is protected too. Its receiver
+    writes source packets at once and rebuilt ones as they decode (delivery
+    immediate), or in order: packets after a gap held until it is rebuilt or
+    given up, at most hold_ms (None: swf-tunnel's 200 ms)."""
     k: int = Field(ge=1, le=1000)
     z: int = Field(ge=1, le=1000)
     symbol_bytes: int | None = Field(default=None, ge=TUNNEL_MIN_SYMBOL_BYTES, le=TUNNEL_MAX_SYMBOL_BYTES)
     flush_ms: float = Field(default=10.0, ge=0, le=10_000)
     protect: str = "all"  # all, none, or a comma list of tcp or udp, each with an optional :port
     span: Literal["satellite", "end-to-end"] = "satellite"
+    delivery: Literal["immediate", "in-order"] = "immediate"
+    hold_ms: float | None = Field(default=None, ge=0.001, le=60_000)
+
+    @field_validator("hold_ms")
+    @classmethod
+    def _hold_of_in_order(cls, hold_ms: float | None, info: ValidationInfo) -> float | None:
+        if hold_ms is not None and info.data.get("delivery") == "immediate":
+            raise ValueError("applies to delivery in-order only (an immediate tunnel holds nothing); give null")
+        return hold_ms
 
     @field_validator("protect")
     @classmethod

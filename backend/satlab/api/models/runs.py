@@ -83,6 +83,11 @@ class FecDirection(Public):
     rejected: int | None = Field(default=None, description="Datagrams held and not believed.")
     unauthenticated: int | None = Field(default=None, description="With a key: datagrams whose tag did not verify.")
     decoding_delay_ms: Percentiles | None = None
+    held: int | None = Field(default=None, description="In-order delivery: packets held behind a gap.")
+    hold_timeouts: int | None = Field(default=None, description="In-order delivery: gaps passed over at the "
+                                                                "hold time.")
+    hold_delay_ms: Percentiles | None = Field(default=None, description="In-order delivery: how long packets "
+                                                                        "were held.")
 
 
 class FecSummary(Public):
