@@ -30,9 +30,11 @@ def emit(record: dict) -> None:
     print(json.dumps(record), flush=True)
 
 
-def iperf3(a: str, b: str, server_address: str, seconds: float, *client_args: str) -> dict:
-    """A one-off iperf3 server in b and a TCP client in a (CUBIC); returns
-    the client's JSON report. The client retries until the server listens."""
+def iperf3(a: str, b: str, server_address: str, seconds: float | None, *client_args: str) -> dict:
+    """A one-off iperf3 server in b and a TCP client in a (CUBIC) for
+    `seconds`, or as client_args say (-n BYTES) if None; returns the
+    client's JSON report. The client retries until the server listens."""
+    duration = [] if seconds is None else ["-t", str(seconds)]
     server = subprocess.Popen(["ip", "netns", "exec", b, "iperf3", "-s", "-1", "-B",
                                server_address, "-p", str(IPERF_PORT)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -41,7 +43,7 @@ def iperf3(a: str, b: str, server_address: str, seconds: float, *client_args: st
         while True:
             result = subprocess.run(
                 ["ip", "netns", "exec", a, "iperf3", "-c", server_address, "-p", str(IPERF_PORT),
-                 "-t", str(seconds), "-C", "cubic", "-J", *client_args],
+                 *duration, "-C", "cubic", "-J", *client_args],
                 capture_output=True, text=True)
             report = json.loads(result.stdout)
             if "error" not in report:
@@ -57,11 +59,38 @@ def received_mbps(report: dict) -> float:
     return report["end"]["sum_received"]["bits_per_second"] / 1e6
 
 
+@contextlib.contextmanager
+def capture_args(capture: bool) -> Iterator[tuple[list[str], dict[str, Path]]]:
+    """satlink's options to capture both directions (headers only, the
+    default snap length) into a temporary directory, and the files; none
+    without capture."""
+    with tempfile.TemporaryDirectory() as directory:
+        files = {d: Path(directory) / f"{d}.pcapng" for d in ("ab", "ba")} if capture else {}
+        yield [arg for d, path in files.items() for arg in (f"--{d}-capture", str(path))], files
+
+
+def capture_record(summary: dict, files: dict[str, Path]) -> dict:
+    """What the capture cost and kept: its bytes (headers only), its records
+    and those it dropped (queue full)."""
+    if not files:
+        return {"capture": False}
+    stats = {d: summary[d]["capture"] for d in files}
+    return {"capture": True, "snap_bytes": 128,
+            "capture_bytes": {d: files[d].stat().st_size for d in files},
+            "capture_records": {d: stats[d]["records"] for d in files},
+            "capture_queue_full": {d: stats[d]["queue_full"] for d in files}}
+
+
 def bench_forward() -> None:
-    with netlab.satlink_path() as (a, b, link):
-        report = iperf3(a, b, B_ADDR, 5)
-        link.stop()
-    emit({"bench": "satlink.forward", "mbps": round(received_mbps(report), 1), "mtu": 1500})
+    """One CUBIC flow through satlink without a rate limit or delay, without
+    and with a capture of both directions."""
+    for capture in (False, True):
+        with capture_args(capture) as (args, files), netlab.satlink_path(*args) as (a, b, link):
+            report = iperf3(a, b, B_ADDR, 5)
+            summary = link.stop()
+            record = capture_record(summary, files)
+        emit({"bench": "satlink.forward", "mbps": round(received_mbps(report), 1), "mtu": 1500,
+              **record})
 
 
 def bench_rtt() -> None:
@@ -73,21 +102,26 @@ def bench_rtt() -> None:
 
 
 def bench_lateness() -> None:
-    """The GEO ideal path (12/3 Mbit/s, 250 ms each way, 1.2 BDP), a CUBIC
-    download from b to a saturating it; lateness of the download direction."""
+    """labs/geo-ideal.yaml's path (12/3 Mbit/s, 250 ms each way, 1.2 BDP) and
+    download (20 MiB over CUBIC, from b to a; Hystart as the host has it),
+    without and with a capture of both directions: the download direction's
+    lateness, and what the capture kept."""
     link_args = ["--ba-rate-mbps", "12", "--ab-rate-mbps", "3", "--delay-ms", "250",
                  "--buffer-bdp", "1.2"]
-    with netlab.satlink_path(*link_args) as (a, b, link):
-        for ns in (a, b):
-            netlab.run("ip", "netns", "exec", ns, "sysctl", "-qw",
-                       "net.ipv4.tcp_rmem=4096 131072 16777216",
-                       "net.ipv4.tcp_wmem=4096 16384 16777216")
-        report = iperf3(a, b, B_ADDR, 12, "-R")
-        summary = link.stop()
-    lateness = summary["ba"]["lateness_ms"]
-    emit({"bench": "satlink.lateness", "rate_mbps": 12, "p50_ms": lateness["p50"],
-          "p99_ms": lateness["p99"], "max_ms": lateness["max"],
-          "download_mbps": round(received_mbps(report), 2)})
+    for capture in (False, True):
+        with capture_args(capture) as (args, files), \
+                netlab.satlink_path(*link_args, *args) as (a, b, link):
+            for ns in (a, b):
+                netlab.run("ip", "netns", "exec", ns, "sysctl", "-qw",
+                           "net.ipv4.tcp_rmem=4096 131072 16777216",
+                           "net.ipv4.tcp_wmem=4096 16384 16777216")
+            report = iperf3(a, b, B_ADDR, None, "-R", "-n", "20M")
+            summary = link.stop()
+            record = capture_record(summary, files)
+        lateness = summary["ba"]["lateness_ms"]
+        emit({"bench": "satlink.lateness", "rate_mbps": 12, "download_bytes": 20 << 20,
+              "p50_ms": lateness["p50"], "p99_ms": lateness["p99"], "max_ms": lateness["max"],
+              "download_mbps": round(received_mbps(report), 2), **record})
 
 
 @contextlib.contextmanager

@@ -1,6 +1,7 @@
 """swf-tunnel over satlink: residual loss, TCP rescue, flow selection, hostile
-input, restarts."""
+input, restarts, delivery in order."""
 
+import itertools
 import random
 import struct
 import subprocess
@@ -26,6 +27,29 @@ def test_s_5_100_over_5_percent_loss_leaves_at_most_half_a_percent():
     assert 1 - len(received) / count <= 0.005
     assert rx["recovered"] == rx["lost"] - rx["unrecovered"]
     assert rx["sources"] + rx["recovered"] == len(received)
+
+
+@pytest.mark.parametrize("delivery", ["immediate", "in-order"])
+def test_delivery_in_order_writes_the_datagrams_in_sequence(delivery):
+    """Immediately, a rebuilt packet is written after the sources that
+    followed it: the sink reads it out of sequence. In order, those sources
+    wait for it (or for its give-up): the sink reads every datagram in
+    sequence."""
+    count = 3000
+    with tunnel_path(LOSSY, ["--k", "5", "--z", "100", "--delivery", delivery]) as \
+            (a, b, link, tunnel_a, tunnel_b):
+        assert tunnel_b.event("ready")["delivery"] == delivery
+        sink = netlab.udp_through_tunnel((tunnel_a, link, tunnel_b), a, b, count, 3000)
+        rx = tunnel_b.stop()["rx"]
+    sequence = [seq for seq, _, _ in sink.arrivals]
+    out_of_sequence = sum(later < earlier for earlier, later in itertools.pairwise(sequence))
+    assert rx["recovered"] > 0.02 * count
+    if delivery == "in-order":
+        assert out_of_sequence == 0
+        assert rx["held"] > 0 and rx["hold_delay_ms"]["count"] == rx["held"]
+    else:
+        assert out_of_sequence > 0.5 * rx["recovered"]
+        assert rx["held"] == 0 and rx["hold_delay_ms"] is None
 
 
 def test_tcp_through_the_tunnel_beats_tcp_over_the_lossy_link():
