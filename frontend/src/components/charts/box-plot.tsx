@@ -2,6 +2,8 @@ import { extent, scaleBand, scaleLinear } from 'd3';
 import { useId } from 'react';
 import { type BoxStats, boxStats } from '../../lib/statistics';
 import { AxisBottom, AxisLeft } from './axes';
+import { ChartExport } from './chart-export';
+import { boxPlotTable } from './chart-tables';
 import { GridRows } from './grid-rows';
 import { useWidth } from './use-width';
 
@@ -15,6 +17,10 @@ export interface BoxPlotGroup {
 export interface BoxPlotProps<Datum> {
   /** The chart's caption, and the start of its accessible description. */
   title: string;
+  /** Where the data come from, the caption of its figure (SVG, PNG): "satlab campaign c7". */
+  source: string;
+  /** What a point is, for the figure's legend: "a run". */
+  pointLabel: string;
   /** The groups along x, in order, each with a box of its data's values. */
   groups: BoxPlotGroup[];
   /** Every point, drawn over the boxes. */
@@ -47,19 +53,22 @@ const pointRadius = 4;
  * whiskers, and every value as a point spread across the box so that none hides another (a group
  * with one value shows its point and median only). D3 computes the scales, React renders the SVG.
  */
-export function BoxPlot<Datum>({
-  title,
-  groups,
-  data,
-  group,
-  value,
-  describe,
-  xLabel,
-  yLabel,
-  formatValue,
-  references = [],
-  referenceLabel = 'reference',
-}: BoxPlotProps<Datum>) {
+export function BoxPlot<Datum>(props: BoxPlotProps<Datum>) {
+  const {
+    title,
+    source,
+    pointLabel,
+    groups,
+    data,
+    group,
+    value,
+    describe,
+    xLabel,
+    yLabel,
+    formatValue,
+    references = [],
+    referenceLabel = 'reference',
+  } = props;
   const titleId = useId();
   // Drawn at its container's width (one SVG unit per pixel: text keeps its size), or wider, in a
   // scroll box, when the groups' labels need more.
@@ -95,6 +104,31 @@ export function BoxPlot<Datum>({
   return (
     <figure className="box-plot">
       <figcaption>{title}</figcaption>
+      <ChartExport
+        figure={{
+          title,
+          source,
+          legend: [
+            { label: 'quartiles, median', kind: 'area', like: '.box' },
+            { label: 'Tukey whiskers', kind: 'line', like: '.box-whisker' },
+            { label: pointLabel, kind: 'point', like: '.box-point' },
+            { label: referenceLabel, kind: 'line', like: '.box-reference' },
+          ],
+          table: () =>
+            boxPlotTable({
+              data,
+              group,
+              value,
+              describe,
+              labelOf: (key) => labelOf.get(key) ?? key,
+              references,
+              referenceLabel,
+              xLabel,
+              yLabel,
+            }),
+        }}
+        redraw={() => <BoxPlot {...props} />}
+      />
       <div className="chart-frame table-scroll" ref={frameRef}>
         <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby={titleId} className="chart">
           <title id={titleId}>{description}</title>

@@ -1,6 +1,11 @@
 export { AxisBottom, AxisLeft, AxisTop, type AxisProps } from './axes';
 export { type AxisScale, axisTicks, decades, type Tick, type TickOptions } from './axis-ticks';
 export { BoxPlot, type BoxPlotGroup, type BoxPlotProps } from './box-plot';
+export { ChartExport, type ChartExportProps, type ChartFigure } from './chart-export';
+export { DownloadMenu, type DownloadMenuItem, type DownloadMenuProps } from './download-menu';
+export { type ChartTable, columnHeader, type CsvColumn, csvText } from './figure-csv';
+export { type FigureLegendEntry } from './figure-svg';
 export { GridRows, type GridRowsProps } from './grid-rows';
 export { LineChart, type LineChartProps, type LineSeries } from './line-chart';
+export { saveFile } from './save-file';
 export { useWidth } from './use-width';

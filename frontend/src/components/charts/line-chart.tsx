@@ -2,7 +2,9 @@ import { line, max, min, scaleLinear } from 'd3';
 import { type KeyboardEvent, type PointerEvent, type ReactNode, useId, useState } from 'react';
 import { AxisBottom, AxisLeft } from './axes';
 import { axisTicks } from './axis-ticks';
+import { ChartExport } from './chart-export';
 import { labelWidth, nearestPoints, yDomain } from './chart-scales';
+import { lineChartTable } from './chart-tables';
 import { GridRows } from './grid-rows';
 import { useWidth } from './use-width';
 
@@ -20,6 +22,8 @@ export interface LineSeries<Datum> {
 export interface LineChartProps<Datum> {
   /** The chart's caption, and the start of its accessible description. */
   title: string;
+  /** Where the data come from, the caption of its figure (SVG, PNG): "satlab run r42, iteration 0". */
+  source: string;
   /** Shown after the caption: an explanation of what the chart shows (a HelpTip). */
   help?: ReactNode;
   /** One line per series. */
@@ -64,19 +68,21 @@ function latestValue<Datum>(data: Datum[], y: (datum: Datum) => number | null): 
  * latest value, and the values under the pointer (or, focused, at the sample the arrow keys pick);
  * D3 computes the scales and paths, React renders the SVG.
  */
-export function LineChart<Datum>({
-  title,
-  help,
-  series,
-  x,
-  y,
-  xLabel,
-  yLabel,
-  xDomain,
-  yMinimumTop,
-  formatValue,
-  formatX,
-}: LineChartProps<Datum>) {
+export function LineChart<Datum>(props: LineChartProps<Datum>) {
+  const {
+    title,
+    source,
+    help,
+    series,
+    x,
+    y,
+    xLabel,
+    yLabel,
+    xDomain,
+    yMinimumTop,
+    formatValue,
+    formatX,
+  } = props;
   const titleId = useId();
   const [frameRef, width] = useWidth<HTMLDivElement>(560);
   const [hoverX, setHoverX] = useState<number | null>(null);
@@ -131,6 +137,15 @@ export function LineChart<Datum>({
         {title}
         {help}
       </figcaption>
+      <ChartExport
+        figure={{
+          title,
+          source,
+          legend: series.map((one) => ({ label: one.label, kind: 'line', colour: one.colour })),
+          table: () => lineChartTable(series, x, y, xLabel, yLabel),
+        }}
+        redraw={() => <LineChart {...props} />}
+      />
       <div className="chart-frame" ref={frameRef}>
         <svg
           width={width}

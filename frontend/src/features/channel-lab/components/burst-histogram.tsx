@@ -1,18 +1,22 @@
 import { max, scaleLinear } from 'd3';
 import { memo, useId } from 'react';
-import { AxisBottom, AxisLeft, useWidth } from '../../../components/charts';
+import { AxisBottom, AxisLeft, ChartExport, useWidth } from '../../../components/charts';
+import { burstTable } from '../logic/figures';
 import type { BurstBin } from '../logic/loss-pattern';
 
 export interface BurstHistogramProps {
   /** Bursts counted by length. */
   bins: BurstBin[];
+  /** The channel that drew the losses, its figure's caption (channelSource). */
+  source: string;
 }
 
 const height = 300;
 const margin = { top: 14, right: 16, bottom: 56, left: 84 };
 
 /** BurstHistogram draws how many bursts of each length of consecutive losses the channel made. */
-function BurstHistogramChart({ bins }: BurstHistogramProps) {
+function BurstHistogramChart(props: BurstHistogramProps) {
+  const { bins, source } = props;
   const titleId = useId();
   const [box, width] = useWidth<HTMLDivElement>(560);
   const longest = max(bins, (bin) => bin.length) ?? 1;
@@ -27,6 +31,12 @@ function BurstHistogramChart({ bins }: BurstHistogramProps) {
   const summary = bins.map((bin) => `${bin.count} of length ${bin.length}`).join(', ');
   return (
     <div className="chart-box" ref={box}>
+      <div className="chart-toolbar">
+        <ChartExport
+          figure={{ title: 'Burst lengths', source, table: () => burstTable(bins) }}
+          redraw={() => <BurstHistogramChart {...props} />}
+        />
+      </div>
       <svg width={width} height={height} role="img" aria-labelledby={titleId} className="chart">
         <title id={titleId}>{bins.length === 0 ? 'No bursts: nothing was lost.' : `Burst lengths: ${summary}.`}</title>
         {bins.map((bin) => (

@@ -13,6 +13,7 @@ import { codeProblems, hasProblems, kAboveZ, wholeNumberProblem } from '../../..
 import type { Codec } from '../../../lib/codec';
 import { useUrlState } from '../../../lib/url-state';
 import { formatCount, formatPercent } from '../logic/format';
+import { channelSource } from '../logic/figures';
 import { channelGlossary } from '../logic/glossary';
 import { type BurstBin, burstHistogram, lossRate, sampleLosses } from '../logic/loss-pattern';
 import { type ResidualCurveRequest, parseKs } from '../logic/residual-curve';
@@ -106,6 +107,9 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
   const bursts = pattern?.bins ?? [];
   const burstCount = bursts.reduce((total, bin) => total + bin.count, 0);
   const meanBurst = burstCount === 0 ? 0 : bursts.reduce((total, bin) => total + bin.length * bin.count, 0) / burstCount;
+  // The loss pattern's figures name the channel and the sample that drew them.
+  const patternSource =
+    request && pattern ? `${channelSource(request.channel, request.packetMs)}; ${pattern.lost.length.toLocaleString('en')} packets drawn` : '';
 
   return (
     <div className="lab">
@@ -159,11 +163,11 @@ export function ChannelLab({ codec, preset }: ChannelLabProps) {
               <Measure label="Mean burst" value={formatCount(meanBurst, 'packet')} help={channelGlossary.meanBurst} />
               <Measure label="Packet spacing" value={`${state.packetMs} ms`} help={channelGlossary.packetSpacing} />
             </dl>
-            <LossRaster lost={pattern.lost} packetMs={state.packetMs} packetsPerRow={rowPackets} />
+            <LossRaster lost={pattern.lost} packetMs={state.packetMs} packetsPerRow={rowPackets} source={patternSource} />
           </section>
         )}
         {request && <ChannelStatsPanel codec={codec} channel={request.channel} />}
-        {pattern && request && <MonteCarloPanels request={request} bins={pattern.bins} z={state.z} sources={state.sources} />}
+        {pattern && request && <MonteCarloPanels request={request} bins={pattern.bins} binsSource={patternSource} z={state.z} sources={state.sources} />}
       </div>
     </div>
   );

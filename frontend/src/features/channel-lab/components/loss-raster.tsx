@@ -1,6 +1,7 @@
 import { scaleLinear } from 'd3';
 import { memo, useId } from 'react';
-import { AxisTop, useWidth } from '../../../components/charts';
+import { AxisTop, ChartExport, useWidth } from '../../../components/charts';
+import { lossTable } from '../logic/figures';
 
 export interface LossRasterProps {
   /** One flag per packet in send order; 1 is a loss. */
@@ -11,6 +12,8 @@ export interface LossRasterProps {
   packetsPerRow?: number;
   /** Rows drawn; later packets are left out. */
   rows?: number;
+  /** The channel that drew the losses, its figure's caption (channelSource). */
+  source: string;
 }
 
 const rowHeight = 22;
@@ -21,7 +24,8 @@ const margin = { left: 96, top: 30, right: 12 };
  * that periodic outages line up and bursts show as bars. It draws at its box's width, so that its
  * labels keep their size on any screen.
  */
-function LossRasterChart({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: LossRasterProps) {
+function LossRasterChart(props: LossRasterProps) {
+  const { lost, packetMs, packetsPerRow = 1000, rows = 20, source } = props;
   const titleId = useId();
   const [box, width] = useWidth<HTMLDivElement>(880);
   const x = scaleLinear()
@@ -34,6 +38,20 @@ function LossRasterChart({ lost, packetMs, packetsPerRow = 1000, rows = 20 }: Lo
   const shownLost = shown.reduce((total, flag) => total + flag, 0);
   return (
     <div className="chart-box" ref={box}>
+      <div className="chart-toolbar">
+        <ChartExport
+          figure={{
+            title: `Losses over time, ${packetsPerRow.toLocaleString('en')} packets per row`,
+            source,
+            legend: [
+              { label: 'lost', kind: 'area', like: '.raster-loss' },
+              { label: 'received', kind: 'area', like: '.raster-row' },
+            ],
+            table: () => lossTable(shown, packetMs),
+          }}
+          redraw={() => <LossRasterChart {...props} />}
+        />
+      </div>
       <svg width={width} height={height} role="img" aria-labelledby={titleId} className="chart">
         <title id={titleId}>
           {`Losses of the first ${shown.length} packets, ${packetsPerRow} per row (${fmt(packetsPerRow * packetMs)} ms): ${shownLost} lost.`}

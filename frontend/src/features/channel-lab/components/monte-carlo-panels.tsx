@@ -3,6 +3,7 @@ import { HelpTip } from '../../../components/help';
 import { useResidualCurve } from '../hooks/use-residual-curve';
 import { convergenceNote, samplingNote } from '../logic/convergence';
 import { formatPercent } from '../logic/format';
+import { channelSource } from '../logic/figures';
 import { channelGlossary } from '../logic/glossary';
 import type { BurstBin } from '../logic/loss-pattern';
 import type { ResidualCurveRequest, ResidualPoint } from '../logic/residual-curve';
@@ -15,6 +16,8 @@ export interface MonteCarloPanelsProps {
   request: ResidualCurveRequest;
   /** The burst lengths of the loss pattern, drawn beside the curve. */
   bins: BurstBin[];
+  /** The channel and the sample that drew the bins, the histogram's figure caption. */
+  binsSource: string;
   z: number;
   /** Source packets per k asked for. */
   sources: number;
@@ -29,7 +32,7 @@ const studiedKs = [2, 5, 10];
  * re-render these panels alone, not the lab's form and other charts: the page's thread stays free
  * for what a person types.
  */
-function MonteCarloPanelsView({ request, bins, z, sources }: MonteCarloPanelsProps) {
+function MonteCarloPanelsView({ request, bins, binsSource, z, sources }: MonteCarloPanelsProps) {
   const id = useId();
   const curve = useResidualCurve(request);
   const counts = curve.points.map((point) => point.sources);
@@ -39,7 +42,7 @@ function MonteCarloPanelsView({ request, bins, z, sources }: MonteCarloPanelsPro
       <div className="panel-row">
         <section className="panel" aria-labelledby={`${id}-bursts`}>
           <h2 id={`${id}-bursts`}>Burst lengths</h2>
-          <BurstHistogram bins={bins} />
+          <BurstHistogram bins={bins} source={binsSource} />
         </section>
         <section className="panel" aria-labelledby={`${id}-residual`}>
           <h2 id={`${id}-residual`}>Residual loss after S(k,{z})</h2>
@@ -66,7 +69,12 @@ function MonteCarloPanelsView({ request, bins, z, sources }: MonteCarloPanelsPro
               </button>
             )}
           </div>
-          <ResidualChart points={curve.points} z={z} sources={sources} />
+          <ResidualChart
+            points={curve.points}
+            z={z}
+            sources={sources}
+            source={`${channelSource(request.channel, request.packetMs)}; S(k,${z}) by Monte-Carlo, ${sources.toLocaleString('en')} source packets per k asked, counted in ${workersText(curve.workers)}`}
+          />
           {counted.most > 0 && (
             <p className="convergence-note">
               {convergenceNote(curve.points, curve.status !== 'computing')}{' '}

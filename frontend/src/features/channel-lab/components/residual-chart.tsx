@@ -1,9 +1,9 @@
 import { extent, line, scaleLinear, scaleLog } from 'd3';
 import { useId, useState } from 'react';
-import { AxisBottom, AxisLeft, GridRows, decades, useWidth } from '../../../components/charts';
+import { AxisBottom, AxisLeft, ChartExport, GridRows, decades, useWidth } from '../../../components/charts';
+import { type DrawnPoint, drawnPoints, residualTable } from '../logic/figures';
 import { formatPercent } from '../logic/format';
 import type { ResidualPoint } from '../logic/residual-curve';
-import { type ResidualEstimate, residualEstimate } from '../logic/residual-interval';
 
 export interface ResidualChartProps {
   /** One Monte-Carlo point per k, in order of k; each refines while the computation runs. */
@@ -12,18 +12,13 @@ export interface ResidualChartProps {
   z: number;
   /** Source packets per point asked for: the smallest residual loss a point can measure is 1 / sources. */
   sources: number;
+  /** The channel, the code and the Monte-Carlo's workers: its figure's caption. */
+  source: string;
 }
 
 const height = 320;
 // Room on the left for tick labels as long as "0.00001 %" and the axis title beyond them.
 const margin = { top: 16, right: 20, bottom: 56, left: 104 };
-
-/** A point with its estimate and the channel's loss, as drawn and read out. */
-interface DrawnPoint extends ResidualEstimate {
-  k: number;
-  channelLoss: number;
-  sources: number;
-}
 
 /** describePoint says what one point of the curve is, for the hover and keyboard readout. */
 export function describePoint(point: DrawnPoint, z: number): string {
@@ -40,19 +35,13 @@ export function describePoint(point: DrawnPoint, z: number): string {
  * the floor of 1 / sources, hollow, its bar reaching up to what it cannot rule out. Pointing at
  * the chart, or focusing it and pressing the arrow keys, reads a point's values out.
  */
-export function ResidualChart({ points, z, sources }: ResidualChartProps) {
+export function ResidualChart(props: ResidualChartProps) {
+  const { points, z, sources, source } = props;
   const titleId = useId();
   const readoutId = useId();
   const [box, width] = useWidth<HTMLDivElement>(560);
   const [selected, setSelected] = useState<number>();
-  const drawn: DrawnPoint[] = points
-    .filter((point) => point.sources > 0)
-    .map((point) => ({
-      k: point.k,
-      sources: point.sources,
-      channelLoss: point.packets === 0 ? 0 : point.packetsLost / point.packets,
-      ...residualEstimate(point),
-    }));
+  const drawn = drawnPoints(points);
   const floor = 1 / sources;
   const [kMin = 1, kMax = 1] = extent(points, (point) => point.k);
   const x = scaleLinear()
@@ -93,6 +82,12 @@ export function ResidualChart({ points, z, sources }: ResidualChartProps) {
 
   return (
     <div className="chart-box" ref={box}>
+      <div className="chart-toolbar">
+        <ChartExport
+          figure={{ title: `Residual loss after S(k,${z})`, source, table: () => residualTable(points) }}
+          redraw={() => <ResidualChart {...props} />}
+        />
+      </div>
       <div
         className="chart-focus"
         tabIndex={0}

@@ -8,6 +8,8 @@ import { formatChange } from '../logic/format';
 import { formatValue } from '../logic/parameter-values';
 
 export interface CampaignComparisonProps {
+  /** The campaign, named in its box plot's figure caption. */
+  campaignId: string;
   /** The campaign's items (configuration, iteration, parameters, run). */
   items: CampaignItem[];
   /** Its runs, with their per-flow summaries. */
@@ -21,7 +23,7 @@ export interface CampaignComparisonProps {
  * a box plot with every run as a point, a table of medians and means with each median's change
  * against a baseline configuration, and the runs that gave no figure, with why.
  */
-export function CampaignComparison({ items, runs, parameters }: CampaignComparisonProps) {
+export function CampaignComparison({ campaignId, items, runs, parameters }: CampaignComparisonProps) {
   const id = useId();
   const [metricKey, setMetricKey] = useState<CampaignMetricKey>('download_time_s');
   const [pickedBaseline, setPickedBaseline] = useState(0);
@@ -55,6 +57,8 @@ export function CampaignComparison({ items, runs, parameters }: CampaignComparis
       </div>
       <BoxPlot<RunPoint & { configuration: number }>
         title={`${metric.label} per configuration`}
+        source={`satlab campaign ${campaignId}: its finished runs, a run's figure the mean of its flows`}
+        pointLabel="a run"
         groups={configurations.map((configuration) => ({ key: String(configuration.index), label: configuration.shortLabel }))}
         data={points}
         group={(point) => String(point.configuration)}

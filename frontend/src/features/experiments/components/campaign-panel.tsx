@@ -95,7 +95,7 @@ export function CampaignPanel({ campaignId, onClone }: CampaignPanelProps) {
       </p>
       {detail &&
         (hasResults ? (
-          <CampaignComparison items={detail.items} runs={view.runs} parameters={Object.keys(detail.spec.matrix)} />
+          <CampaignComparison campaignId={campaignId} items={detail.items} runs={view.runs} parameters={Object.keys(detail.spec.matrix)} />
         ) : (
           <p className="muted">The comparison of configurations appears as their runs finish.</p>
         ))}

@@ -38,7 +38,7 @@ export function RunsOverlay({ runIds, onClear }: RunsOverlayProps) {
           {error}
         </p>
       ))}
-      <RunCharts charts={[chart]} xDomain={[0, end]} />
+      <RunCharts charts={[chart]} xDomain={[0, end]} source={`satlab runs ${runIds.join(', ')}, the first iteration of each`} />
     </section>
   );
 }

@@ -96,7 +96,11 @@ function ReferenceRunFigures({ reference }: { reference: ReferenceRun }) {
           </tbody>
         </table>
       </div>
-      <RunCharts charts={charts} xDomain={[0, Math.max(lastTime(samples, 0) ?? 0, 1)]} />
+      <RunCharts
+        charts={charts}
+        xDomain={[0, Math.max(lastTime(samples, 0) ?? 0, 1)]}
+        source={`satlab run ${reference.run_id}, iteration 0: the reference run of a lab sheet`}
+      />
     </section>
   );
 }

@@ -2,6 +2,14 @@ import { BoxPlot } from '../../../components/charts';
 import type { StudyReport } from '../api/types';
 import { boxCharts, type ExperimentTable, formatWithUnit, metricLabel } from '../logic/report';
 
+/** reportSource names the report the charts draw, for their figures' captions: the study, when and what made it, its study runs. */
+function reportSource(report: StudyReport): string {
+  const runs = report.campaigns.map((campaign) => campaign.campaign_id);
+  const of = runs.length === 0 ? '' : runs.length <= 3 ? `, study runs ${runs.join(', ')}` : `, ${runs.length} study runs`;
+  const made = `satlab ${report.satlab}${report.git ? `, git ${report.git}` : ''}`;
+  return `satlab study ${report.study}: report of ${report.generated_at.slice(0, 10)} (${made})${of}`;
+}
+
 export interface ReportChartsProps {
   report: StudyReport;
   /** The experiment whose configurations and metrics to draw. */
@@ -26,6 +34,8 @@ export function ReportCharts({ report, table }: ReportChartsProps) {
           <BoxPlot
             key={`${chart.metric} ${chart.title}`}
             title={several ? `${metricLabel(chart.metric)}: ${chart.title}` : chart.title}
+            source={reportSource(report)}
+            pointLabel="a run"
             groups={chart.groups}
             data={chart.points}
             group={(point) => point.group}

@@ -144,12 +144,33 @@ export interface IterationResult {
 }
 
 /** The engine's result: the run's "result", and the stream's last event. */
+/** A file a run kept for the researcher: a qlog, a TLS key log, a packet capture. */
+export interface KeptFile {
+  /** Its path in the run's directory: iteration0/flow0/client.qlog.gz. */
+  name: string;
+  kind: 'qlog' | 'keylog' | 'pcapng';
+  /** As kept (compressed). */
+  size_bytes: number;
+  sha256: string;
+}
+
+/** The files a run kept, within its cap on their bytes. */
+export interface RunArtifacts {
+  max_bytes: number;
+  used_bytes: number;
+  files: KeptFile[];
+  /** Why each file past the cap was not kept. */
+  refused: string[];
+}
+
 export interface RunResult {
   run_id: string;
   status: RunStatus;
   error: string | null;
   flows: FlowSummary[];
   iterations: IterationResult[];
+  /** The files it kept; absent or null when its scenario kept none. */
+  artifacts?: RunArtifacts | null;
 }
 
 interface RunBase {

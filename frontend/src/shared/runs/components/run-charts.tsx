@@ -8,6 +8,8 @@ export interface RunChartsProps {
   charts: ChartSpec[];
   /** The time axis every chart shares, in seconds. */
   xDomain: [number, number];
+  /** Where the samples come from, each chart's figure caption: "satlab run r42 (geo-ideal), iteration 0". */
+  source: string;
 }
 
 // Lines that mean the same thing wherever they appear keep one colour; flows take the palette.
@@ -25,13 +27,14 @@ const colourOf = (key: string, index: number) => meaningColours[key] ?? schemeTa
 const significant = (value: number) => (value === 0 || Math.abs(value) >= 100 ? value.toFixed(0) : value.toPrecision(3));
 
 /** RunCharts draws a run's live or stored samples, every chart on the same time axis. */
-export function RunCharts({ charts, xDomain }: RunChartsProps) {
+export function RunCharts({ charts, xDomain, source }: RunChartsProps) {
   return (
     <div className="chart-grid">
       {charts.map((chart) => (
         <LineChart<Point>
           key={chart.id}
           title={chart.title}
+          source={source}
           help={<HelpTip term={chart.title} text={chart.help} />}
           series={chart.series.map((series, index) => ({
             key: series.key,

@@ -10,6 +10,7 @@ import { queueLabel } from '../logic/queue-place';
 import { isFinished, phaseLabel } from '../logic/run-view';
 import { flowLabels, iterationsOf, lastTime, runCharts } from '../logic/series';
 import { RunCharts } from './run-charts';
+import { RunExports } from './run-exports';
 import { RunSummary } from './run-summary';
 import { StreamNotice } from './stream-notice';
 
@@ -57,11 +58,14 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
       </div>
       {run && <p className="run-config">{describeScenario(run.scenario)}</p>}
       {forwardChannel && <p className="run-config">{forwardChannel}</p>}
-      {run && onClone && canClone(run) && (
+      {run && (
         <div className="run-actions">
-          <button type="button" onClick={() => onClone(run)}>
-            Edit a copy in the form
-          </button>
+          {onClone && canClone(run) && (
+            <button type="button" onClick={() => onClone(run)}>
+              Edit a copy in the form
+            </button>
+          )}
+          <RunExports runId={runId} finished={isFinished(phase)} result={result} />
         </div>
       )}
       <StreamNotice stream={view.stream} what="run" id={runId} onReconnect={reconnect} />
@@ -99,7 +103,11 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
               onChange={(value) => setPickedIteration(Number(value))}
             />
           )}
-          <RunCharts charts={charts} xDomain={[0, Math.max(elapsed ?? 0, 1)]} />
+          <RunCharts
+            charts={charts}
+            xDomain={[0, Math.max(elapsed ?? 0, 1)]}
+            source={`satlab run ${runId}${run ? ` (${run.name})` : ''}, iteration ${iteration}`}
+          />
           {result && <RunSummary runId={runId} result={result} withTunnel={withTunnel} />}
         </>
       )}
