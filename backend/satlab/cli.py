@@ -225,7 +225,7 @@ def _study(args: argparse.Namespace) -> int:
             lambda manager: manager.start_campaign(spec, items, study=study.id, study_quick=args.quick),
             f"satlab study report {study.id}")
     with Store(args.db) as store:
-        report = studies.make_report(study, store, args.campaign or None)
+        report = studies.make_report(study, store, args.campaign or None, args.prefer)
     print(json.dumps(report, indent=1) if args.json else
           studies.format_markdown(report) if args.markdown else studies.format_report(report))
     return 0
@@ -404,6 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     study_report.add_argument("id")
     study_report.add_argument("--campaign", action="append",
                               help="only this study run (repeatable; default: every full run, else the quick ones)")
+    study_report.add_argument("--prefer", choices=studies.PREFER_CHOICES, default="all",
+                              help="all: pool every study run's runs (default); latest: each configuration's runs "
+                                   "from the latest study run that measured it (a rerun supersedes)")
     report_format = study_report.add_mutually_exclusive_group()
     report_format.add_argument("--json", action="store_true", help="the report as JSON")
     report_format.add_argument("--markdown", action="store_true", help="the tables as Markdown")

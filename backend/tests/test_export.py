@@ -28,7 +28,7 @@ from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, run_result
 UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index")
 IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
 TEXT = {"run_id", "campaign_id", "name", "link", "direction", "transport", "cc", "status", "error", "flow_error",
-        "latecomer", "short_beside_long"}
+        "latecomer", "short_beside_long", "host_kept_up"}
 MATRIX = {"flows.0.cc": ["cubic", "bbr"], "tunnel": [None, {"k": 5, "z": 100}]}
 
 

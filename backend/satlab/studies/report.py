@@ -16,6 +16,14 @@ Where the study gives a standard deviation (a `std` row of published.csv)
 the median's row carries it beside satlab's (`published_std`,
 `satlab_std`). Rows and checks carry the recipe's explanation where it
 gives one (`explanation`: its sentence, the README section and its anchor).
+
+Each run's fidelity stays in view (satlab.studies.fidelity): a
+configuration with a run whose host did not keep up is flagged ("host could
+not keep up", in `flags` of it and of its rows); runs made with another
+satlab, other tools or another kernel than their campaign's first run are
+listed (`provenance_differences`). prefer="latest" takes each
+configuration's runs from the latest study run that measured it (a rerun
+supersedes, without editing the database); "all" pools every run.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from typing import Any, TextIO
 from satlab.service.provenance import provenance
 from satlab.service.store import CampaignRow, Store
 from satlab.studies import readme
+from satlab.studies.fidelity import Prefer, describe_difference, flags, provenance_differences
 from satlab.studies.metrics import METRICS
 from satlab.studies.spec import Check, Explanation
 from satlab.studies.study import Study
@@ -98,21 +107,31 @@ def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None)
     return full or runs
 
 
-def collect(study: Study, store: Store, campaigns: list[CampaignRow]) -> dict[tuple[str, ...], dict[str, Any]]:
+def collect(study: Study, store: Store, campaigns: list[CampaignRow],
+            prefer: Prefer = "all") -> dict[tuple[str, ...], dict[str, Any]]:
     """Per configuration (a tuple of levels in column order): its levels, each
-    metric's values and how many runs gave them, how many of its runs failed
-    and their median diagnostics."""
+    metric's values and how many runs gave them, how many of its runs failed,
+    how many ran on a host that did not keep up, and their median diagnostics.
+    prefer="latest": only the runs of the latest campaign that measured it."""
     columns, metrics = study.columns, study.metrics
     found: dict[tuple[str, ...], dict[str, Any]] = {}
-    for campaign in campaigns:
+    taken_from: dict[tuple[str, ...], str] = {}  # prefer="latest": the campaign each configuration's runs are of
+    newest_first = sorted(campaigns, key=lambda campaign: campaign.created_at, reverse=True)
+    for campaign in newest_first if prefer == "latest" else campaigns:
         for item in store.campaign_items(campaign.campaign_id):
             if item.status not in ("done", "failed"):
                 continue  # pending, running or cancelled: not a result
             configuration = study.configuration_of(item.parameters)
-            entry = found.setdefault(_key(configuration, columns), {
+            key = _key(configuration, columns)
+            if prefer == "latest" and taken_from.setdefault(key, campaign.campaign_id) != campaign.campaign_id:
+                continue  # superseded by a later study run
+            entry = found.setdefault(key, {
                 "configuration": configuration, "values": {metric: [] for metric in metrics},
-                "runs_measured": dict.fromkeys(metrics, 0), "failed": 0, "runs": []})
+                "runs_measured": dict.fromkeys(metrics, 0), "failed": 0, "done": 0, "host_not_kept_up": 0,
+                "runs": []})
             run = store.get_run(item.run_id) if item.status == "done" and item.run_id else None
+            entry["done"] += run is not None
+            entry["host_not_kept_up"] += run is not None and run.host_kept_up is False
             result = (run.result if run else None) or {}
             if not _finished(result):
                 entry["failed"] += 1
@@ -164,15 +183,18 @@ def _evaluate(check: Check, study: Study, medians: Medians) -> dict[str, Any]:
             "explanation": _explanation(study.explanation_of(check=check.id))}
 
 
-def make_report(study: Study, store: Store, campaign_ids: list[str] | None = None) -> dict[str, Any]:
+def make_report(study: Study, store: Store, campaign_ids: list[str] | None = None,
+                prefer: Prefer = "all") -> dict[str, Any]:
     campaigns = chosen_campaigns(study, store, campaign_ids)
     columns = study.columns
     configurations = [{"configuration": entry["configuration"], "failed": entry["failed"],
+                       "host_not_kept_up": entry["host_not_kept_up"],
+                       "flags": flags(entry["host_not_kept_up"], entry["done"]),
                        "diagnostics": entry["diagnostics"],
                        "metrics": {metric: {"values": values, **spread(values),
                                             "runs": entry["runs_measured"][metric]}
                                    for metric, values in entry["values"].items()}}
-                      for entry in collect(study, store, campaigns).values()]
+                      for entry in collect(study, store, campaigns, prefer).values()]
     by_key = {_key(entry["configuration"], columns): entry for entry in configurations}
     medians = {key: {metric: figures["median"] for metric, figures in entry["metrics"].items()}
                for key, entry in by_key.items()}
@@ -201,6 +223,7 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
                      "ratio": ratio, "band": band.describe() if judged else None,
                      "band_reason": " ".join(band.reason.split()) if judged else None,
                      "in_band": band.holds(ratio) if ratio is not None and judged else None,
+                     "flags": [] if entry is None else entry["flags"],
                      "explanation": _explanation(study.explanation_of(figure.configuration))})
     checks = [_evaluate(check, study, medians) for check in study.spec.checks]
     # What ran the runs (the first run's provenance), else what makes the report.
@@ -219,6 +242,7 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
                                                                "created_at", "finished_at")}
                       | {"progress": dataclasses.asdict(campaign.progress)} for campaign in campaigns],
         "quick": bool(campaigns) and all(campaign.study_quick for campaign in campaigns),
+        "prefer": prefer, "provenance_differences": provenance_differences(store, campaigns),
         "rows": rows, "configurations": configurations, "checks": checks,
         "summary": {"rows": len(rows), "measured": sum(row["satlab"] is not None for row in rows),
                     "in_band": sum(row["in_band"] is True for row in rows),
@@ -272,6 +296,8 @@ def format_markdown(report: Mapping[str, Any]) -> str:
         if row["in_band"] is False and row.get("explanation"):
             explained.append(row)
             verdict += f" ({len(explained)})"
+        if row.get("flags"):
+            verdict += f" ({'; '.join(row['flags'])})"
         lines.append(f"| {' | '.join(_levels(row['configuration'], axes))} | {row['metric']} | "
                      f"{_number(row['published'])} | {ours} | {_count(row)}{failed} |{spreads} "
                      f"{_number(row['ratio'])} | {row['band']} | {verdict} |")
@@ -293,7 +319,24 @@ def format_markdown(report: Mapping[str, Any]) -> str:
             verdict += f": {_link(check['explanation'])}"
         lines.append(f"| {check['id']} | {check['statement']} | {check.get('reason') or '-'} | {_values(check)} | "
                      f"{verdict} |")
+    lines += _fidelity_lines(report, "")
     return "\n".join(lines).lstrip("\n")
+
+
+def _fidelity_lines(report: Mapping[str, Any], indent: str) -> list[str]:
+    """The flagged configurations and the runs made with another setup, as lines (none if there are none)."""
+    axes = list(report["axes"])
+    flagged = [f"{indent}{', '.join(_levels(entry['configuration'], axes))}: {'; '.join(entry['flags'])}"
+               for entry in report["configurations"] if entry.get("flags")]
+    differing = [f"{indent}{describe_difference(difference)}"
+                 for difference in report.get("provenance_differences", [])]
+    lines = []
+    if flagged:
+        lines += ["", "Configurations whose runs the host could not keep up with (their figures measure the host "
+                      "too):", *flagged]
+    if differing:
+        lines += ["", "Runs made with another setup than their campaign's first run:", *differing]
+    return lines
 
 
 def _number(value: float | None, digits: int = 2) -> str:
@@ -317,9 +360,10 @@ def format_report(report: Mapping[str, Any]) -> str:
         if row.get("published_std") is not None or row.get("satlab_std") is not None:
             published += f" sd {_number(row.get('published_std'))}"
             ours += f" sd {_number(row.get('satlab_std'))}"
+        verdict = {True: "yes", False: "NO", None: "-"}[row["in_band"]] + ("  [!]" if row.get("flags") else "")
         table.append([*_levels(row["configuration"], axes), row["metric"], row["statistic"], published,
                       ours, _count(row) + (f" ({row['failed']} failed)" if row["failed"] else ""),
-                      _number(row["ratio"]), row["band"] or "", {True: "yes", False: "NO", None: "-"}[row["in_band"]]])
+                      _number(row["ratio"]), row["band"] or "", verdict])
     widths = [max(len(str(cells[column])) for cells in table) for column in range(len(header))]
     lines += ["  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
               for cells in table]
@@ -336,6 +380,9 @@ def format_report(report: Mapping[str, Any]) -> str:
     lines.append(f"\n{summary['in_band']} of {summary['rows']} published figures in band "
                  f"({summary['measured']} measured); checks: {summary['checks_held']} hold, "
                  f"{summary['checks_failed']} fail, {summary['checks_unknown']} unknown")
+    fidelity = _fidelity_lines(report, "  ")
+    if fidelity:
+        lines += [*fidelity, "[!]: a configuration whose runs the host could not keep up with"]
     return "\n".join(lines)
 
 
@@ -347,11 +394,13 @@ def report_csv(report: dict[str, Any], out: TextIO) -> None:
     kinds = ("published", "satlab", "q1", "q3", "published_std", "satlab_std")
     value_columns = [f"{kind}_{metric}" for metric in metrics for kind in kinds]
     writer = csv.writer(out)
-    writer.writerow([*axes, "statistic", *value_columns, "n", "runs", "failed", "ratio", "band", "in_band", "source"])
+    writer.writerow([*axes, "statistic", *value_columns, "n", "runs", "failed", "ratio", "band", "in_band", "source",
+                     "flags"])
     for row in report["rows"]:
         values = {f"{kind}_{row['metric']}": row.get(kind) for kind in kinds}
         writer.writerow([*(row["configuration"].get(axis, "") for axis in axes), row["statistic"],
                          *("" if values.get(column) is None else values[column] for column in value_columns),
                          row["n"], row.get("runs", ""), row["failed"],
                          "" if row["ratio"] is None else row["ratio"], row["band"] or "",
-                         {True: "yes", False: "no", None: ""}[row["in_band"]], row["source"]])
+                         {True: "yes", False: "no", None: ""}[row["in_band"]], row["source"],
+                         "; ".join(row.get("flags", []))])

@@ -118,6 +118,9 @@ class ReportRow(Public):
     in_band: bool | None
     explanation: Explanation | None = Field(default=None, description="The recipe's, where one selects this "
                                                                        "configuration (absent from older reports).")
+    flags: list[str] = Field(default=[], description="What weakens the figure: \"host could not keep up (k of n "
+                                                      "runs)\" when some of its runs' hosts were late (absent from "
+                                                      "older reports).")
 
 
 class MetricFigures(Public):
@@ -140,6 +143,11 @@ class ReportConfiguration(Public):
     instead of `metrics`."""
     configuration: Configuration
     failed: int
+    host_not_kept_up: int | None = Field(default=None, description="Its runs whose host did not keep up "
+                                                                   "(satlink late): they measure the host too "
+                                                                   "(absent from older reports).")
+    flags: list[str] = Field(default=[], description="\"host could not keep up (k of n runs)\" when "
+                                                      "host_not_kept_up > 0 (absent from older reports).")
     diagnostics: dict[str, float] | None = Field(default=None, description="Median of each diagnostic figure of "
                                                                            "its runs.")
     metrics: dict[str, MetricFigures] | None = Field(default=None, description="Absent from reports of the first "
@@ -198,6 +206,14 @@ class ReportCampaign(Public):
     progress: CampaignProgress
 
 
+class ProvenanceDifference(Public):
+    """Runs of a campaign made with another satlab, other tools or another kernel than its first run."""
+    campaign_id: str
+    worker: str | None = Field(description="The worker that ran them; null: the server's own process.")
+    runs: list[str]
+    differences: dict[str, list[str]] = Field(description="Field of the provenance -> [the first run's, theirs].")
+
+
 class ReportSummary(Public):
     rows: int
     measured: int
@@ -224,6 +240,14 @@ class StudyReport(Public):
     host: dict[str, Any] = Field(description="The host and tool versions the runs ran with (a run's provenance).")
     campaigns: list[ReportCampaign]
     quick: bool = Field(description="Every run it covers was a quick one: a smoke test, not a result.")
+    prefer: Literal["all", "latest"] = Field(default="all", description="all: every study run's runs pooled; "
+                                                                        "latest: each configuration's from the "
+                                                                        "latest study run that measured it.")
+    provenance_differences: list[ProvenanceDifference] = Field(default=[], description="Runs made with another "
+                                                                                     "setup than their "
+                                                                                     "campaign's first run "
+                                                                                     "(absent from older "
+                                                                                     "reports).")
     rows: list[ReportRow]
     configurations: list[ReportConfiguration]
     checks: list[ReportCheck]

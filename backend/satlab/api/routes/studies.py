@@ -14,7 +14,7 @@ from satlab.api.models.common import Message
 from satlab.api.models.studies import StudiesPublic, StudyDetail, StudyPublic, StudyReport, StudyRunsPublic
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
-from satlab.studies import Study, campaign, configurations, find_study, list_studies, make_report, report_csv
+from satlab.studies import Prefer, Study, campaign, configurations, find_study, list_studies, make_report, report_csv
 
 router = APIRouter(prefix="/studies", tags=["studies"])
 
@@ -101,21 +101,29 @@ Campaigns = Annotated[list[str] | None, Query(
     alias="campaign", description="Only these study runs (default: every full run, else the quick ones).")]
 
 
-def _report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns) -> dict[str, Any]:
+PreferQuery = Annotated[Prefer, Query(description="all: every study run's runs pooled; latest: each "
+                                                  "configuration's from the latest study run that measured it.")]
+
+
+def _report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns,
+            prefer: Prefer = "all") -> dict[str, Any]:
     study = _study_or_404(settings, study_id)
     try:
-        return make_report(study, store, campaign)
+        return make_report(study, store, campaign, prefer)
     except KeyError as error:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"{str(error.args[0]).capitalize()}.") from None
 
 
 @router.get("/{study_id}/report", responses={404: {"model": Message}})
-def get_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None) -> StudyReport:
-    """satlab's medians (IQR, n) beside the published figures, bands, and the conclusion checks."""
-    return StudyReport.model_validate(_report(study_id, store, settings, campaign))
+def get_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None,
+               prefer: PreferQuery = "all") -> StudyReport:
+    """satlab's medians (IQR, n) beside the published figures, bands, and the conclusion checks; the
+    configurations whose runs' host could not keep up flagged."""
+    return StudyReport.model_validate(_report(study_id, store, settings, campaign, prefer))
 
 
 @router.get("/{study_id}/report.csv", response_class=Response, responses=CSV_RESPONSES)
-def export_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None) -> Response:
-    report = _report(study_id, store, settings, campaign)
+def export_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None,
+                  prefer: PreferQuery = "all") -> Response:
+    report = _report(study_id, store, settings, campaign, prefer)
     return csv_attachment(lambda out: report_csv(report, out), f"satlab-study-{study_id}.csv")

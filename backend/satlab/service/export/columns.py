@@ -68,6 +68,13 @@ LINK_DIRECTIONS = (("link", "link", (("forward", "forward"), ("return", "return"
                    ("lan", "lan", (("down", "forward"), ("up", "return"))))
 
 
+# An iteration's fidelity evidence (satlab.engine.fidelity): whether the host kept up, and what it did meanwhile.
+FIDELITY_COLUMNS = {"host_kept_up": "host_kept_up", "satlink_lateness_p99_ms": "satlink_lateness_p99_ms",
+                    "satlink_lateness_max_ms": "satlink_lateness_max_ms", "cpu_steal_ratio": "host_cpu_steal_ratio",
+                    "cpu_busy_ratio": "host_cpu_busy_ratio", "satlink_cpu_s": "satlink_cpu_s",
+                    "tunnel_cpu_s": "tunnel_cpu_s"}
+
+
 def _iteration_columns() -> list[str]:
     columns = ["jain_index"]
     for direction in ("forward", "return"):
@@ -76,7 +83,7 @@ def _iteration_columns() -> list[str]:
     for _, prefix, directions in LINK_DIRECTIONS:
         for name, _ in directions:
             columns += [f"{prefix}_{name}_{suffix}" for suffix in LINK_COLUMNS.values()]
-    return columns
+    return [*columns, *FIDELITY_COLUMNS.values()]
 
 
 # A summary row's figures: the flow's, then its iteration's.

@@ -19,6 +19,7 @@ from satlab.service.campaign import format_value
 from satlab.service.export.columns import (
     FEC_COLUMNS,
     FEC_DELAY_PERCENTILES,
+    FIDELITY_COLUMNS,
     FLOW_COLUMNS,
     FLOW_SAMPLE_COLUMNS,
     FLOW_SUMMARY_COLUMNS,
@@ -80,7 +81,8 @@ def _iteration_values(iteration: IterationRow | None) -> list[Any]:
         counters = (getattr(iteration, key) if iteration else None) or {}
         for _, stored in directions:
             values += [(counters.get(stored) or {}).get(name) for name in LINK_COLUMNS]
-    return values
+    fidelity = (iteration.fidelity if iteration else None) or {}
+    return [*values, *(fidelity.get(key) for key in FIDELITY_COLUMNS)]
 
 
 def _flow_value(flow: FlowSummaryRow, key: str) -> Any:
