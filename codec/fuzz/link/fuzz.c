@@ -12,8 +12,10 @@
  * every fate is one the configuration allows (no AQM drop without an AQM,
  * no channel loss on a perfect channel, no queue drop without a rate), a
  * sent packet is due no earlier than its arrival plus the fixed delay and
- * no earlier than the packet sent before it, and the link's clock never
- * goes back.
+ * no earlier than the packet sent before it, a packet the link took (sent
+ * or lost on the air) is serialised from its arrival on, within the link's
+ * clock (with a rate), and due no earlier than the end of its serialisation plus the
+ * delay, and the link's clock never goes back.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +133,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		default:
 			abort();
+		}
+		if (fate == LINK_SENT || fate == LINK_DROP_CHANNEL) {
+			uint64_t tx_start, tx_end;
+			link_model_last_serialisation(model, &tx_start, &tx_end);
+			if (tx_start < now || tx_end < tx_start ||
+			    (rate && tx_end > link_model_free_at_ns(model)) ||
+			    (fate == LINK_SENT && due < tx_end + delay_ns))
+				abort();
 		}
 		if (link_model_free_at_ns(model) < free_at)
 			abort();
