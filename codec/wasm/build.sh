@@ -50,7 +50,7 @@ _swf_status_string,_swf_gf_kernel,\
 _swfw_repair_id_write,_swfw_repair_id_read,_swfw_coefficients,\
 _swfw_encoder_new,_swf_encoder_free,_swf_encoder_add_source,_swfw_encoder_build_repair,\
 _swfw_decoder_new,_swf_decoder_free,_swf_decoder_add_source,_swfw_decoder_add_repair,\
-_swf_decoder_next_rebuilt,_swfw_decoder_stats,\
+_swf_decoder_next_rebuilt,_swfw_decoder_stats,_swfw_row_layout,\
 _swfw_channel_config_new,_swfw_channel_config_free,_swf_channel_new,_swf_channel_free,\
 _swfw_channel_lost,_swfw_channel_lost_during,_swfw_channel_measure,\
 _swfw_residual_new,_swfw_residual_advance,_swf_residual_free

@@ -17,6 +17,52 @@
 
 #include "swf.h"
 
+/*
+ * Results come back as rows of doubles (every count stays exact below 2^53).
+ * Each row's layout is named once, here: the writer fills the row in this
+ * order, and swfw_row_layout hands the wrapper the same names, so that it
+ * reads every value by name and never by position ("name:n" is a field of n
+ * values).
+ */
+#define DECODER_STATS_ROW(X) X(sources) X(repairs) X(useful_repairs) X(rebuilt) X(given_up) \
+	X(duplicates) X(rejected) X(equations) X(unknowns) X(memory_bytes) X(peak_memory_bytes)
+#define CHANNEL_STATS_ROW(X) X(time_based) X(duration_us) X(lost_us) X(time_lost_ratio) \
+	X(packets) X(packets_lost) X(packet_loss_ratio) X(bursts) X(burst_min) X(burst_mean) \
+	X(burst_max)
+#define RESIDUAL_COUNTS_ROW(X) X(sources) X(lost) X(packets) X(packets_lost) X(rebuilt) \
+	X(rebuilt_wrong)
+
+#define ROW_NAME(field) #field ","
+#define ROW_WRITE(field) *out++ = (double)row.field;
+#define ROW_FIELD(field) +1
+#define STRINGIFY(x) #x
+#define STRINGIFY_VALUE(x) STRINGIFY(x)
+
+enum {
+	DECODER_STATS_DOUBLES = 0 DECODER_STATS_ROW(ROW_FIELD),
+	CHANNEL_STATS_DOUBLES = 0 CHANNEL_STATS_ROW(ROW_FIELD) + SWF_CHANNEL_BURST_BINS,
+	RESIDUAL_COUNTS_DOUBLES = 0 RESIDUAL_COUNTS_ROW(ROW_FIELD),
+};
+
+/* The rows, as the wrapper names them (swfw_row_layout's argument). */
+enum swfw_row { SWFW_ROW_DECODER_STATS, SWFW_ROW_CHANNEL_STATS, SWFW_ROW_RESIDUAL_COUNTS };
+
+/* swfw_row_layout returns the comma-separated field names of a row, in the
+ * order its writer fills it, or NULL for an unknown row. */
+const char *swfw_row_layout(uint32_t row)
+{
+	switch (row) {
+	case SWFW_ROW_DECODER_STATS:
+		return DECODER_STATS_ROW(ROW_NAME);
+	case SWFW_ROW_CHANNEL_STATS:
+		return CHANNEL_STATS_ROW(ROW_NAME) "burst_histogram:" STRINGIFY_VALUE(SWF_CHANNEL_BURST_BINS);
+	case SWFW_ROW_RESIDUAL_COUNTS:
+		return RESIDUAL_COUNTS_ROW(ROW_NAME);
+	default:
+		return NULL;
+	}
+}
+
 /* Both sides see trace intervals as pairs of doubles. */
 _Static_assert(sizeof(swf_loss_interval) == 2 * sizeof(double),
 	       "swf_loss_interval must be two packed doubles");
@@ -146,24 +192,13 @@ swf_status swfw_decoder_add_repair(swf_decoder *decoder, uint32_t repair_key, ui
 	return swf_decoder_add_repair(decoder, &id, symbol, len);
 }
 
-/* Writes swf_decoder_stats as doubles, in the struct's field order; every
- * counter stays exact below 2^53. */
-void swfw_decoder_stats(const swf_decoder *decoder, double out[11])
+/* Writes swf_decoder_stats as the row SWFW_ROW_DECODER_STATS. */
+void swfw_decoder_stats(const swf_decoder *decoder, double out[DECODER_STATS_DOUBLES])
 {
-	swf_decoder_stats stats;
+	swf_decoder_stats row;
 
-	swf_decoder_get_stats(decoder, &stats);
-	out[0] = (double)stats.sources;
-	out[1] = (double)stats.repairs;
-	out[2] = (double)stats.useful_repairs;
-	out[3] = (double)stats.rebuilt;
-	out[4] = (double)stats.given_up;
-	out[5] = (double)stats.duplicates;
-	out[6] = (double)stats.rejected;
-	out[7] = (double)stats.equations;
-	out[8] = (double)stats.unknowns;
-	out[9] = (double)stats.memory_bytes;
-	out[10] = (double)stats.peak_memory_bytes;
+	swf_decoder_get_stats(decoder, &row);
+	DECODER_STATS_ROW(ROW_WRITE)
 }
 
 /* Builds a channel config on the heap (free it with swfw_channel_config_free)
@@ -212,14 +247,12 @@ void swfw_channel_config_free(swf_channel_config *config)
 }
 
 /* Measures the channel of config over the stream (swf_channel_measure) and
- * writes swf_channel_stats as doubles, in the struct's field order, the
- * histogram last (SWF_CHANNEL_BURST_BINS of them); every count stays exact
- * below 2^53. loss_rule is swf_loss_rule's value (checked by
+ * writes swf_channel_stats as the row SWFW_ROW_CHANNEL_STATS. loss_rule is swf_loss_rule's value (checked by
  * swf_stream_check). On SWF_E_INVALID, *invalid_field names the first
  * invalid field of swf_stream; otherwise it is NULL. */
 swf_status swfw_channel_measure(const swf_channel_config *config, double duration_ms,
 				double rate_mbps, uint32_t packet_bytes, uint32_t loss_rule,
-				double link_rate_mbps, double out[11 + SWF_CHANNEL_BURST_BINS],
+				double link_rate_mbps, double out[CHANNEL_STATS_DOUBLES],
 				const char **invalid_field)
 {
 	swf_stream stream = {
@@ -229,27 +262,17 @@ swf_status swfw_channel_measure(const swf_channel_config *config, double duratio
 		.loss_rule = (swf_loss_rule)loss_rule,
 		.link_rate_mbps = link_rate_mbps,
 	};
-	swf_channel_stats stats;
+	swf_channel_stats row;
 
 	*invalid_field = swf_stream_check(&stream);
 	if (*invalid_field)
 		return SWF_E_INVALID;
-	swf_status status = swf_channel_measure(config, &stream, &stats);
+	swf_status status = swf_channel_measure(config, &stream, &row);
 	if (status != SWF_OK)
 		return status;
-	out[0] = stats.time_based;
-	out[1] = (double)stats.duration_us;
-	out[2] = (double)stats.lost_us;
-	out[3] = stats.time_lost_ratio;
-	out[4] = (double)stats.packets;
-	out[5] = (double)stats.packets_lost;
-	out[6] = stats.packet_loss_ratio;
-	out[7] = (double)stats.bursts;
-	out[8] = stats.burst_min;
-	out[9] = stats.burst_mean;
-	out[10] = stats.burst_max;
+	CHANNEL_STATS_ROW(ROW_WRITE)
 	for (size_t bin = 0; bin < SWF_CHANNEL_BURST_BINS; bin++)
-		out[11 + bin] = (double)stats.burst_histogram[bin];
+		*out++ = (double)row.burst_histogram[bin];
 	return SWF_OK;
 }
 
@@ -290,19 +313,15 @@ swf_status swfw_residual_new(uint32_t k, uint32_t z, double packet_ms, double fi
 }
 
 /* Settles `sources` more sources (a double: below 2^53) and writes
- * swf_residual_counts as doubles, in the struct's field order. */
-swf_status swfw_residual_advance(swf_residual *residual, double sources, double out[6])
+ * swf_residual_counts as the row SWFW_ROW_RESIDUAL_COUNTS. */
+swf_status swfw_residual_advance(swf_residual *residual, double sources,
+				 double out[RESIDUAL_COUNTS_DOUBLES])
 {
-	swf_residual_counts counts;
-	swf_status status = swf_residual_advance(residual, (uint64_t)sources, &counts);
+	swf_residual_counts row;
+	swf_status status = swf_residual_advance(residual, (uint64_t)sources, &row);
 
 	if (status != SWF_OK)
 		return status;
-	out[0] = (double)counts.sources;
-	out[1] = (double)counts.lost;
-	out[2] = (double)counts.packets;
-	out[3] = (double)counts.packets_lost;
-	out[4] = (double)counts.rebuilt;
-	out[5] = (double)counts.rebuilt_wrong;
+	RESIDUAL_COUNTS_ROW(ROW_WRITE)
 	return SWF_OK;
 }

@@ -45,6 +45,7 @@ export interface SwfModule {
   ): Status;
   _swf_decoder_next_rebuilt(decoder: Pointer, esi: Pointer, symbol: Pointer): number;
   _swfw_decoder_stats(decoder: Pointer, out: Pointer): void;
+  _swfw_row_layout(row: number): Pointer;
 
   _swfw_channel_config_new(
     kind: number, seed: number, loss: number, p: number, q: number, lossGood: number, lossBad: number,

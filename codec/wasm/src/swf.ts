@@ -363,11 +363,57 @@ const ALLOWED_VALUES: Record<string, string> = {
 // swf_loss_rule's values.
 const LOSS_RULES: Record<LossRule, number> = { start: 0, overlap: 1 };
 // Out-parameters of one call at a time: an invalid field's name at +4, and
-// up to 27 doubles (channel stats) from +8.
+// a row of doubles (at most 27: channel stats) from +8.
 const SCRATCH_BYTES = 256;
 const SCRATCH_DOUBLES_OFFSET = 8;
-const CHANNEL_BURST_BINS = 16; // SWF_CHANNEL_BURST_BINS
 const CHANNEL_BURST_BIN_MS = 5; // SWF_CHANNEL_BURST_BIN_MS
+// The rows results come back in (glue.c's enum swfw_row).
+const ROWS = { decoderStats: 0, channelStats: 1, residualCounts: 2 } as const;
+type RowName = keyof typeof ROWS;
+
+/** A row of doubles as glue.c lays it out: each field's first value and count. */
+type RowLayout = ReadonlyMap<string, { readonly offset: number; readonly count: number }>;
+
+function parseRowLayout(text: string): RowLayout {
+  const layout = new Map<string, { offset: number; count: number }>();
+  let offset = 0;
+  for (const field of text.split(',').filter(Boolean)) {
+    const [name, count = '1'] = field.split(':');
+    layout.set(name!, { offset, count: Number(count) });
+    offset += Number(count);
+  }
+  return layout;
+}
+
+/** One result row, read by field name (glue.c's), never by position. */
+class Row {
+  readonly #layout: RowLayout;
+  readonly #values: Float64Array;
+  readonly #row: RowName;
+
+  constructor(row: RowName, layout: RowLayout, values: Float64Array) {
+    this.#row = row;
+    this.#layout = layout;
+    this.#values = values;
+  }
+
+  #field(name: string) {
+    const field = this.#layout.get(name);
+    if (field === undefined) {
+      throw new Error(`libswf's ${this.#row} row has no field ${name}: the wrapper and glue.c disagree.`);
+    }
+    return field;
+  }
+
+  get(name: string): number {
+    return this.#values[this.#field(name).offset]!;
+  }
+
+  all(name: string): number[] {
+    const { offset, count } = this.#field(name);
+    return Array.from(this.#values.subarray(offset, offset + count));
+  }
+}
 
 function camelCase(snakeCase: string): string {
   return snakeCase.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
@@ -391,10 +437,19 @@ function requireUint(value: number, max: number, role: 'field' | 'argument', fie
 class Runtime {
   readonly wasm: SwfModule;
   readonly scratch: number;
+  readonly #rowLayouts: Record<RowName, RowLayout>;
 
   constructor(wasm: SwfModule) {
     this.wasm = wasm;
     this.scratch = this.malloc(SCRATCH_BYTES, 'Loading libswf');
+    const layout = (row: RowName) => parseRowLayout(wasm.UTF8ToString(wasm._swfw_row_layout(ROWS[row])));
+    this.#rowLayouts = { decoderStats: layout('decoderStats'), channelStats: layout('channelStats'),
+      residualCounts: layout('residualCounts') };
+  }
+
+  /** The row of doubles a glue function just wrote to scratchDoubles. */
+  row(name: RowName): Row {
+    return new Row(name, this.#rowLayouts[name], this.wasm.HEAPF64.subarray(this.scratchDoubles >>> 3));
   }
 
   malloc(bytes: number, context: string): number {
@@ -584,23 +639,22 @@ class WasmSwf implements Swf {
         stream.linkRateMbps ?? 0, runtime.scratchDoubles, runtime.scratch + 4,
       );
       runtime.checkConfig(status, 'stream', stream);
-      // In the order of swf_channel_stats, as swfw_channel_measure writes them.
-      const values = runtime.wasm.HEAPF64.subarray(runtime.scratchDoubles >>> 3);
-      const timeBased = values[0] !== 0;
+      const row = runtime.row('channelStats');
+      const timeBased = row.get('time_based') !== 0;
       return {
         timeBased,
-        durationUs: values[1]!,
-        lostUs: values[2]!,
-        timeLostRatio: timeBased ? values[3]! : null,
-        packets: values[4]!,
-        packetsLost: values[5]!,
-        packetLossRatio: values[6]!,
+        durationUs: row.get('duration_us'),
+        lostUs: row.get('lost_us'),
+        timeLostRatio: timeBased ? row.get('time_lost_ratio') : null,
+        packets: row.get('packets'),
+        packetsLost: row.get('packets_lost'),
+        packetLossRatio: row.get('packet_loss_ratio'),
         burstUnit: timeBased ? 'ms' : 'packets',
-        bursts: values[7]!,
-        burstMin: values[8]!,
-        burstMean: values[9]!,
-        burstMax: values[10]!,
-        burstHistogram: Array.from(values.subarray(11, 11 + CHANNEL_BURST_BINS)),
+        bursts: row.get('bursts'),
+        burstMin: row.get('burst_min'),
+        burstMean: row.get('burst_mean'),
+        burstMax: row.get('burst_max'),
+        burstHistogram: row.all('burst_histogram'),
         burstBinWidth: timeBased ? CHANNEL_BURST_BIN_MS : 1,
       };
     });
@@ -743,21 +797,20 @@ class WasmDecoder implements Decoder {
   stats(): DecoderStats {
     const handle = requireLive(this.#handle, 'decoder', 'Decoder.stats');
     const runtime = this.#runtime;
-    runtime.wasm._swfw_decoder_stats(handle, runtime.scratch);
-    // In the order of swf_decoder_stats, as swfw_decoder_stats writes them.
-    const values = runtime.wasm.HEAPF64.subarray(runtime.scratch >>> 3);
+    runtime.wasm._swfw_decoder_stats(handle, runtime.scratchDoubles);
+    const row = runtime.row('decoderStats');
     return {
-      sources: values[0]!,
-      repairs: values[1]!,
-      usefulRepairs: values[2]!,
-      rebuilt: values[3]!,
-      givenUp: values[4]!,
-      duplicates: values[5]!,
-      rejected: values[6]!,
-      equations: values[7]!,
-      unknowns: values[8]!,
-      memoryBytes: values[9]!,
-      peakMemoryBytes: values[10]!,
+      sources: row.get('sources'),
+      repairs: row.get('repairs'),
+      usefulRepairs: row.get('useful_repairs'),
+      rebuilt: row.get('rebuilt'),
+      givenUp: row.get('given_up'),
+      duplicates: row.get('duplicates'),
+      rejected: row.get('rejected'),
+      equations: row.get('equations'),
+      unknowns: row.get('unknowns'),
+      memoryBytes: row.get('memory_bytes'),
+      peakMemoryBytes: row.get('peak_memory_bytes'),
     };
   }
 
@@ -873,15 +926,14 @@ class WasmResidualStream implements ResidualStream {
     requireUint(sources, Number.MAX_SAFE_INTEGER, 'argument', 'sources', context);
     const runtime = this.#runtime;
     runtime.check(runtime.wasm._swfw_residual_advance(handle, sources, runtime.scratchDoubles), context);
-    // In the order of swf_residual_counts, as swfw_residual_advance writes them.
-    const values = runtime.wasm.HEAPF64.subarray(runtime.scratchDoubles >>> 3);
+    const row = runtime.row('residualCounts');
     return {
-      sources: values[0]!,
-      lost: values[1]!,
-      packets: values[2]!,
-      packetsLost: values[3]!,
-      rebuilt: values[4]!,
-      rebuiltWrong: values[5]!,
+      sources: row.get('sources'),
+      lost: row.get('lost'),
+      packets: row.get('packets'),
+      packetsLost: row.get('packets_lost'),
+      rebuilt: row.get('rebuilt'),
+      rebuiltWrong: row.get('rebuilt_wrong'),
     };
   }
 
