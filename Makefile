@@ -16,6 +16,8 @@
 #                     Hypothesis on the scenario parser as long
 #   make soak         200 short runs through the API, with bad bodies, cancels
 #                     and SIGKILLs of the backend; then nothing may be left
+#   make soak-classroom  30 students and the instructor for 10 minutes, with
+#                     attacks interleaved; then every quota must have held
 #   make deps         only the installation step
 
 SHELL := bash
@@ -36,9 +38,10 @@ VENV := backend/.venv
 # Debian packages the build and the tests need (checked one by one, so a
 # machine that has them all is not touched). tshark reads the tools'
 # captures; its debconf question (non-root capture) keeps its default, no.
+# nginx is the reverse proxy tests/api/test_proxy.py starts in front of satlab.
 APT_PACKAGES := build-essential cmake ninja-build libssl-dev python3 emscripten clang \
 	libclang-rt-14-dev iperf3 chromium ngtcp2-client ngtcp2-server redis-server \
-	iptables tshark
+	iptables tshark nginx
 
 # The GF(2^8) kernels `make bench-codec` asks for, best first. The benchmark
 # prints nothing for a kernel this CPU lacks.
@@ -50,10 +53,10 @@ DISABLE_scalar := gfni,avx2,ssse3
 
 .PHONY: help deps venv build build-native build-asan build-wasm build-frontend check test \
 	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose test-stack bench \
-	bench-codec bench-datapath bench-engine bench-frontend fuzz soak run clean
+	bench-codec bench-datapath bench-engine bench-frontend fuzz soak soak-classroom run clean
 
 help:
-	@sed -n '1,19p' Makefile
+	@sed -n '1,21p' Makefile
 
 deps:
 	@missing=""; \
@@ -191,6 +194,15 @@ fuzz: deps venv
 # the backend's RSS grew over 10 % or anything was left. test-backend runs 20.
 soak: build-native venv
 	cd backend && .venv/bin/python -m bench.soak --runs 200
+
+# A class on a real satlab serve for 10 minutes (needs root): 30 students from
+# their own loopback addresses and the instructor, over HTTP and WebSockets, tiny
+# real runs, and issue 20's attacks interleaved; one JSON line (requests,
+# refusals by kind, the instructor's p99 latency, RSS); fails if a quota did not
+# hold, the instructor was refused, the RSS grew over 10 % or anything was left.
+# test-backend runs a minute of it.
+soak-classroom: build-native venv
+	cd backend && .venv/bin/python -m bench.soak_classroom --seconds 600 --students 30
 
 # The backend (API under /api, OpenAPI at /api/docs) serving the built
 # frontend at /; runs are stored in $$SATLAB_DB (default /var/lib/satlab/satlab.db).

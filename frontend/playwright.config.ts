@@ -65,6 +65,11 @@ export default defineConfig({
     { name: 'static', testIgnore: /backend\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${port}/labs/` } },
     // The site as `make run` serves it: the backend at /, the API at /api.
     { name: 'backend', testMatch: /backend\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${backendPort}/` } },
+    // The browser labs as the backend serves them, under its Content-Security-Policy: a script, worker or
+    // WebAssembly module the policy blocks is a console error, which fails the spec (fixtures.ts).
+    ...(!process.env.E2E_BACKEND_SKIP
+      ? [{ name: 'served', testMatch: /(fec-lab|channel-lab)\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${backendPort}/` } }]
+      : []),
   ],
   webServer: [
     {

@@ -44,14 +44,14 @@ test.afterAll(() => {
 });
 
 test.describe('refusals', () => {
-  test.use({ expectedFailures: [/\/api\/auth\/instructor$/] });
+  test.use({ expectedFailures: [/\/api\/auth\/(instructor|student)$/] });
 
   test('the instructor signs in with the token, a student joins with the class code', async ({ page, browser }) => {
     await page.goto(`${site}?lab=class`);
     const instructorForm = page.getByRole('form', { name: 'Instructor sign-in' });
     await instructorForm.getByLabel('Instructor token').fill('a wrong guess');
     await instructorForm.getByRole('button', { name: 'Sign in as instructor' }).click();
-    await expect(instructorForm.getByRole('alert')).toHaveText("That is not the instructor's token.");
+    await expect(instructorForm.getByRole('alert')).toHaveText("token: that is not the instructor's token.");
     await instructorForm.getByLabel('Instructor token').fill(TOKEN);
     await instructorForm.getByRole('button', { name: 'Sign in as instructor' }).click();
     await expect(page.getByText('Signed in as the instructor.')).toBeVisible();
@@ -70,10 +70,29 @@ test.describe('refusals', () => {
     await expect(student.getByText('Signed in as Ada, a student of this class.')).toBeVisible();
     const quotas = student.getByRole('region', { name: 'What you may run' });
     await expect(quotas.getByRole('row', { name: 'runs one student may have queued or running at once 2' })).toBeVisible();
+    const key = (await student.getByRole('status', { name: 'Your personal key' }).textContent()) ?? '';
+    expect(key).toMatch(/^[A-Z2-9]{10}$/);
     await student.screenshot({ path: 'test-output/sign-in-student.png', fullPage: true });
 
+    // Somebody else cannot join as Ada; Ada can, with her key, from another browser.
+    const other = await (await browser.newContext()).newPage();
+    await other.goto(`${site}?lab=class`);
+    const again = other.getByRole('form', { name: 'Join the class' });
+    await again.getByLabel('Class code').fill(code);
+    await again.getByLabel('Your name').fill('ada');
+    await again.getByRole('button', { name: 'Join' }).click();
+    await expect(again.getByRole('alert')).toContainText('name: Ada is taken in this class');
+    await again.getByLabel('Your personal key (from another computer)').fill(key);
+    await again.getByRole('button', { name: 'Join' }).click();
+    await expect(other.getByText('Signed in as Ada, a student of this class.')).toBeVisible();
+
     await page.reload();
-    await expect(page.getByRole('region', { name: 'Students' })).toContainText('Ada · 0 runs');
+    const students = page.getByRole('region', { name: 'Students' });
+    await expect(students).toContainText(`Ada · 0 runs · key ${key}`);
+    await students.getByRole('button', { name: 'Remove Ada' }).click();
+    await expect(students).toContainText('Nobody has joined yet.');
+    await student.reload();
+    await expect(student.getByRole('form', { name: 'Join the class' })).toBeVisible(); // her sessions ended
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page.getByRole('form', { name: 'Instructor sign-in' })).toBeVisible();
   });

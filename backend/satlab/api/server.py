@@ -1,14 +1,14 @@
 """How `satlab serve` runs the app: uvicorn, with its HTTP connections held
 to deadlines, and no proxy believed unless the instructor names it.
 
-- A client has header_timeout_s (Limits) from its first byte, or from the
-  end of its previous answer, to send a request's headers whole, and
-  body_timeout_s from then to send its body; else the connection is closed.
-  So a slow-loris client, trickling a header byte at a time, holds a
-  connection at most header_timeout_s (uvicorn's own timeout_keep_alive
-  covers only idle connections between requests, and stops at the first
-  byte). Headers are at most MAX_HEADER_BYTES (h11; a larger request is a
-  400).
+- A client has header_timeout_s (Limits) from connecting, or from the first
+  byte of a later request on the connection, to send a request's headers
+  whole, and body_timeout_s from then to send its body; else the connection
+  is closed. So a slow-loris client, trickling a header byte at a time,
+  holds a connection at most header_timeout_s. Between requests an idle
+  connection is uvicorn's timeout_keep_alive's (IDLE_KEEP_ALIVE_S), which
+  stops at the first byte. Headers are at most MAX_HEADER_BYTES (h11; a
+  larger request is a 400).
 - uvicorn's proxy handling is off: it would believe X-Forwarded-For from
   127.0.0.1 (its default), so that a client behind a proxy that does not
   set the header chooses its own address. The app believes the addresses
@@ -44,12 +44,18 @@ def deadline_protocol(header_timeout_s: float, body_timeout_s: float) -> type[H1
             self._follow()
 
         def data_received(self, data: bytes) -> None:
+            if self._phase is None and self.conn.their_state is h11.IDLE:
+                self._follow()  # a new request's first byte: its deadline counts from now
             super().data_received(data)
             self._follow()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            self._follow()
+            if self.conn.their_state is h11.IDLE:  # idle: uvicorn's keep-alive timer's, until a first byte
+                self._cancel()
+                self._phase = None
+            else:  # a pipelined request came with the last one
+                self._follow()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._cancel()

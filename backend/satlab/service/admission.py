@@ -95,11 +95,13 @@ class Admission:
     def run(self, caller: Caller, scenario: Scenario, lab: str | None) -> None:
         """Refused unless caller may queue one run of scenario (from preset lab, or None) now."""
         policy = self.policy()
-        self._everyone(caller, policy.limits, scenario.description, queueing=1)
+        self._description(policy.limits, scenario.description)
         if caller.student:
             self._preset(policy, lab)
             if found := scenario_quotas.problems(scenario, policy.limits):
                 raise Refused("not_allowed", found)
+        self._room(caller, policy.limits, queueing=1)
+        if caller.student:
             self._student_counts(caller, policy.limits, at_once=1, this_hour=1)
 
     def campaign_allowed(self, caller: Caller, runs: int | None = None, lab: str | None = None,
@@ -123,20 +125,29 @@ class Admission:
         """Refused unless caller may start (or resume) the campaign now."""
         self.campaign_allowed(caller, request.runs, request.lab, request.from_recipe)
         limits = self.policy().limits
-        self._everyone(caller, limits, request.description, queueing=min(request.parallel, request.runs))
+        self._description(limits, request.description)
         if caller.student:
             found = [Problem(problem.field, f"{problem.sentence} (configuration {label})")
                      for label, scenario in request.configurations
                      for problem in scenario_quotas.problems(scenario, limits)]
             if found:
                 raise Refused("not_allowed", found)
-            self._student_counts(caller, limits, at_once=min(request.parallel, request.runs), this_hour=request.runs)
+        at_once = min(request.parallel, request.runs)
+        self._room(caller, limits, queueing=at_once)
+        if caller.student:
+            self._student_counts(caller, limits, at_once=at_once, this_hour=request.runs)
 
-    def _everyone(self, caller: Caller, limits: Limits, description: str, queueing: int) -> None:
+    # What never passes is refused first (422, 403), then what may pass later (507, 429).
+
+    @staticmethod
+    def _description(limits: Limits, description: str) -> None:
         if len(description) > limits.max_description_chars:
             raise Refused("too_large", [Problem("description", f"description: {len(description)} characters is more "
                                                                f"than {limits.max_description_chars} "
                                                                "(max_description_chars)")])
+
+    def _room(self, caller: Caller, limits: Limits, queueing: int) -> None:
+        """Room in the database and in caller's part of the queue."""
         size = self.store.database_bytes()
         if size >= limits.max_database_bytes:
             raise Refused("storage_full", [Problem("", f"The database holds {size} bytes, its limit is "

@@ -1,18 +1,24 @@
 import { postJson, request } from '../../../shared/api';
 import { type OpenApiDocument, quotaLimitsFromOpenApi } from './quota-limits';
 
-/** Who this browser's session is (GET /api/auth/me); open_access: the server needs no sign-in. */
+/**
+ * Who this browser's session is (GET /api/auth/me); open_access: the server needs no sign-in; key: a
+ * student's personal key, what signing in again with their name from another browser needs.
+ */
 export interface Me {
   role: 'instructor' | 'student' | 'anonymous';
   id: string | null;
   name: string | null;
   open_access: boolean;
+  key?: string | null;
 }
 
+/** A student of the class: their personal key is what signing in as them again needs. */
 export interface Student {
   student_id: string;
   name: string;
   joined_at: number;
+  key: string;
   runs: number;
 }
 
@@ -47,10 +53,17 @@ const post = <Body>(path: string, body: unknown = {}) => request<Body>(path, pos
 
 export const getMe = () => request<Me>('auth/me');
 export const signInInstructor = (token: string) => post<Me>('auth/instructor', { token });
-export const joinClass = (classCode: string, name: string) => post<Me>('auth/student', { class_code: classCode, name });
+/** joinClass signs a student in; a name taken in the class needs its key (this browser keeps the keys it was given). */
+export const joinClass = (classCode: string, name: string, key = '') =>
+  post<Me>('auth/student', { class_code: classCode, name, ...(key ? { key } : {}) });
 export const signOut = () => post<{ message: string }>('auth/logout');
 export const getClass = () => request<ClassInfo>('class');
 export const newClassCode = () => post<{ class_code: string }>('class/code');
+/** removeStudent ends their sessions, cancels their unfinished runs and frees their name. */
+export const removeStudent = (studentId: string) =>
+  request<{ message: string }>(`class/students/${encodeURIComponent(studentId)}`, { method: 'DELETE' });
+/** newStudentKey replaces a student's personal key (the old one no longer signs in) and ends their sessions. */
+export const newStudentKey = (studentId: string) => post<Student>(`class/students/${encodeURIComponent(studentId)}/key`);
 export const getLimits = () => request<Limit[]>('limits');
 export const getQuotas = () => request<Quota[]>('class/quotas');
 /** A preset of labs/ (GET api/labs), as the instructor chooses among them. */

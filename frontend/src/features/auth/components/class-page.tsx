@@ -11,6 +11,8 @@ import {
   type Limit,
   type Me,
   newClassCode,
+  newStudentKey,
+  removeStudent,
   signInInstructor,
   signOut,
 } from '../api/client';
@@ -73,7 +75,7 @@ export function ClassPage() {
           Sign out
         </button>
       </p>
-      {me.role === 'instructor' ? <InstructorDesk /> : <StudentView />}
+      {me.role === 'instructor' ? <InstructorDesk /> : <StudentView personalKey={me.key ?? null} />}
     </>
   );
 }
@@ -82,6 +84,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   const [token, setToken] = useState('');
   const [classCode, setClassCode] = useState('');
   const [name, setName] = useState('');
+  const [key, setKey] = useState('');
   const [refusal, setRefusal] = useState<{ form: 'instructor' | 'student'; message: string } | null>(null);
 
   const submit = (form: 'instructor' | 'student', attempt: () => Promise<Me>) => (event: FormEvent) => {
@@ -98,7 +101,7 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
 
   return (
     <div className="panel-row">
-      <form className="panel" aria-label="Join the class" onSubmit={submit('student', () => joinClass(classCode, name))}>
+      <form className="panel" aria-label="Join the class" onSubmit={submit('student', () => joinClass(classCode, name, key))}>
         <h2>Students</h2>
         <p className="hint">The class code is on the instructor's screen.</p>
         <label className="field">
@@ -109,6 +112,11 @@ function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
           Your name
           <input value={name} onChange={(event) => setName(event.target.value)} maxLength={40} required />
         </label>
+        <label className="field">
+          Your personal key (from another computer)
+          <input value={key} onChange={(event) => setKey(event.target.value)} autoComplete="off" maxLength={40} />
+        </label>
+        <p className="hint">This browser remembers your key; on another computer type the one shown when you joined, or ask the instructor.</p>
         <p>
           <button type="submit">Join</button>
         </p>
@@ -141,6 +149,7 @@ function InstructorDesk() {
     getLimitations().then(setLimitations, (error: unknown) => setProblem(message(error)));
   }, []);
   useEffect(load, [load]);
+  const act = (change: () => Promise<unknown>) => change().then(load, (error: unknown) => setProblem(message(error)));
 
   return (
     <div className="class-desk">
@@ -179,7 +188,13 @@ function InstructorDesk() {
               <ul>
                 {info.students.map((student) => (
                   <li key={student.student_id}>
-                    {student.name} · {student.runs} runs
+                    {student.name} · {student.runs} runs · key <code>{student.key}</code>{' '}
+                    <button type="button" aria-label={`New key for ${student.name}`} onClick={() => act(() => newStudentKey(student.student_id))}>
+                      New key
+                    </button>{' '}
+                    <button type="button" aria-label={`Remove ${student.name}`} onClick={() => act(() => removeStudent(student.student_id))}>
+                      Remove
+                    </button>
                   </li>
                 ))}
               </ul>
@@ -200,7 +215,7 @@ function InstructorDesk() {
   );
 }
 
-function StudentView() {
+function StudentView({ personalKey }: { personalKey: string | null }) {
   const [limits, setLimits] = useState<Limit[]>([]);
   useEffect(() => {
     getLimits().then(setLimits, () => setLimits([]));
@@ -213,6 +228,12 @@ function StudentView() {
         Start runs of the presets in <a href={paths.page('experiments')}>Experiments</a>; you see your own runs and those the instructor
         shares.
       </p>
+      {personalKey && (
+        <p>
+          Your personal key: <output aria-label="Your personal key">{personalKey}</output>. Note it: signing in with your name from
+          another computer needs it (this browser remembers it).
+        </p>
+      )}
       <table>
         <tbody>
           {quotas.map((limit) => (

@@ -50,7 +50,7 @@ export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
         setStarting(false);
         setProblems(
           error instanceof ApiError && error.problems.length > 0
-            ? error.problems.map((problem) => `${problem.loc.slice(1).join('.')}: ${problem.msg}`)
+            ? error.problems.map((problem) => problem.msg) // each sentence starts with its field
             : [`The study run did not start: ${error.message}`],
         );
       },

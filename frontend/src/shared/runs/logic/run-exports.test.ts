@@ -60,6 +60,8 @@ describe('the API’s answers', () => {
   it('gives the refusal’s sentence, or the status when there is none', () => {
     const sentence = 'Run r1 is running: only a finished run can be exported; wait for it to end, or cancel it.';
     expect(refusalText(409, { detail: sentence })).toBe(sentence);
+    // Every refusal's shape: one problem per reason (satlab.api.errors).
+    expect(refusalText(409, { detail: [{ loc: ['request'], msg: sentence, type: 'conflict' }] })).toBe(sentence);
     expect(refusalText(500, null)).toBe('The export was refused (HTTP 500).');
   });
 });
