@@ -195,7 +195,7 @@ static void end_file(capture *c, const char *text)
 }
 
 /* The longest ending: both texts at their longest. */
-static uint64_t final_bytes(capture *c)
+static uint64_t longest_ending_bytes(capture *c)
 {
 	char longest[CAPTURE_TEXT_BYTES];
 	memset(longest, 'x', sizeof longest - 1);
@@ -207,7 +207,7 @@ static uint64_t final_bytes(capture *c)
 uint64_t capture_min_bytes(const capture_config *config)
 {
 	capture probe = {.config = *config};
-	return header_blocks(&probe, NULL, NULL, 0) + final_bytes(&probe);
+	return header_blocks(&probe, NULL, NULL, 0) + longest_ending_bytes(&probe);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -370,7 +370,7 @@ capture *capture_open(const capture_config *config)
 	}
 	c->start_ns = clock_ns(CLOCK_MONOTONIC);
 	c->wall_offset_ns = clock_ns(CLOCK_REALTIME) - c->start_ns;
-	c->final_bytes = final_bytes(c);
+	c->final_bytes = longest_ending_bytes(c);
 	if (!append(c, header_blocks, NULL) || !flush(c)) {
 		capture_free(c);
 		errno = EIO;

@@ -129,8 +129,9 @@ def test_swf_tunnel_counts_each_fate_as_its_counters(tmp_path):
         forged = forged_datagrams()
         netlab.send_forged(a, forged, (A_ADDR, TUNNEL_PORT), (B_ADDR, TUNNEL_PORT))
         baseline = netlab.link_drained(link, len(forged))["packets_in"]
-        # The stream first: its first datagram rejects the last forged one held.
-        netlab.udp_through_tunnel((tunnel_a, link, tunnel_b), a, b, 4000, 2000,
+        # The stream first: its first datagram rejects the last forged one
+        # held; its last 5 sources wait for a flush repair.
+        netlab.udp_through_tunnel((tunnel_a, link, tunnel_b), a, b, 4005, 2000,
                                   link_baseline=baseline)
         netlab.udp_through_tunnel((tunnel_a, link, tunnel_b), a, b, 50, 1000, port=9001,
                                   link_baseline=baseline)
