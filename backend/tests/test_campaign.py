@@ -87,6 +87,42 @@ def test_expand_rejects_a_path_that_does_not_exist():
         expand_dict({**CAMPAIGN, "set": {"tunnel.k": 5}, "matrix": {"tunnel.k.x": [1]}})
 
 
+def test_a_joint_matrix_entry_sets_each_arm_s_fields_and_widens_nothing():
+    """Issue 18: CUBIC with Hystart off against BBR on a preset that turns Hystart off. The matrix
+    over cc alone makes the BBR arm refuse the preset's Hystart (so the console once cleared it for
+    every arm); arms set it for the CUBIC arm only."""
+    alone = {"name": "cc", "scenario": "geo-ideal.yaml", "matrix": {"flows.0.cc": ["cubic", "bbr"]}}
+    with pytest.raises(ScenarioError, match=r"^matrix: configuration 1 \(flows.0.cc=bbr\): flows.0.hystart"):
+        expand_dict(alone)
+    arms = {**alone, "matrix": {"flows.0.{cc,hystart}": [{"cc": "cubic", "hystart": False},
+                                                          {"cc": "bbr", "hystart": None}],
+                                "tunnel": [None, {"k": 5, "z": 100}]}}
+    items = expand_dict(arms)
+    assert [(item.scenario.flows[0].cc, item.scenario.flows[0].hystart, bool(item.scenario.tunnel))
+            for item in items] == [("cubic", False, False), ("cubic", False, True), ("bbr", None, False),
+                                   ("bbr", None, True)]
+    assert items[2].parameters == {"flows.0.cc": "bbr", "flows.0.hystart": None, "tunnel": None}
+
+
+JOINT = "flows.0.{cc,hystart}"
+BAD_ARMS = [
+    ({JOINT: [{"cc": "cubic"}]}, f"matrix.{JOINT}: value 1 must give exactly cc, hystart (one arm)"),
+    ({JOINT: ["cubic"]}, f"matrix.{JOINT}: value 1 must give exactly cc, hystart"),
+    ({JOINT: [{"cc": "bbr", "hystart": None, "count": 2}]}, f"matrix.{JOINT}: value 1 must give exactly"),
+    ({JOINT: [{"cc": "bbr", "hystart": None}], "flows.0.cc": ["cubic"]},
+     f"matrix.flows.0.cc: also in matrix.{JOINT}; give each path once"),
+    ({"flows.0.{size_bytes,cc}": [{"size_bytes": 1, "cc": "bbr"}]},
+     "matrix.flows.0.{size_bytes,cc}: also in set (flows.0.size_bytes)"),
+]
+
+
+@pytest.mark.parametrize(("matrix", "expected"), BAD_ARMS, ids=[e.split(" ")[-1] for _, e in BAD_ARMS])
+def test_parse_spec_refuses_an_arm_that_does_not_give_its_fields(matrix, expected):
+    with pytest.raises(ScenarioError) as error:
+        parse_spec({**CAMPAIGN, "set": {"flows.0.size_bytes": 2000000}, "matrix": matrix})
+    assert error.value.problems[0].startswith(expected), error.value.problems
+
+
 BAD_SPECS = [
     ({"matrix": {"flows.0.cc": ["cubic"] * 65}}, "matrix.flows.0.cc: List should have at most 64 items"),
     ({"matrix": {"flows.0.cc": []}}, "matrix.flows.0.cc: List should have at least 1 item"),

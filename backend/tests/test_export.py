@@ -137,8 +137,10 @@ def test_summary_csv_has_a_row_per_iteration_and_flow(store):
     row = rows[3]
     assert (row["run_id"], row["name"], row["status"], row["error"], row["seed"]) == (
         "a1b2c3", "geo-optical", "done", "", "1")
-    assert (row["size_bytes"], row["goodput_mbps"], row["retransmissions_packets"], row["jain_index"]) == (
-        "300670", "1.09", "0", "0.99999")
+    # What the scenario asked for beside what arrived (issue 18: "size_bytes" was the bytes received).
+    assert (row["requested_bytes"], row["received_bytes"], row["goodput_mbps"], row["retransmissions_packets"],
+            row["jain_index"]) == ("300000", "300670", "1.09", "0", "0.99999")
+    assert "size_bytes" not in row
     assert (row["fec_forward_residual_loss_ratio"], row["fec_forward_recovered_packets"],
             row["fec_forward_decoding_delay_p99_ms"], row["fec_return_decoding_delay_p99_ms"]) == (
         "0.002", "9", "30.0", "")
@@ -207,6 +209,30 @@ def test_campaign_csv_has_parameter_columns_and_a_row_per_unfinished_item(store,
     assert (rows[4]["error"], rows[4]["goodput_mbps"], rows[5]["seed"]) == ("satlink exited 1: no TUN", "",
                                                                             "3141592653")
     assert rows[0]["goodput_mbps"] == "1.1"
+
+
+def test_campaign_csv_carries_every_fixed_override_and_each_arm_of_a_joint_matrix_entry(store):
+    """Issue 18: the campaign CSV omitted the fixed overrides, and a matrix over the congestion
+    control widened the preset's Hystart off to every arm; each arm now says what it set."""
+    spec = {"name": "arms", "set": {"flows.0.size_bytes": 500000, "path.forward.buffer": {"bdp": 2}},
+            "matrix": {"flows.0.{cc,hystart}": [{"cc": "cubic", "hystart": False}, {"cc": "bbr", "hystart": None}]}}
+    scenario = {**SCENARIO, "flows": [{"transport": "tcp", "cc": "cubic", "size_bytes": 500000, "count": 2}]}
+    items = [{"item_index": index, "configuration": index, "iteration": 0, "parameters": parameters,
+              "scenario": {**scenario, "name": f"arms-c{index}-i0"}}
+             for index, parameters in enumerate([{"flows.0.cc": "cubic", "flows.0.hystart": False},
+                                                 {"flows.0.cc": "bbr", "flows.0.hystart": None}])]
+    store.create_campaign("c2", "arms", spec, items)
+    store.create_run("f00d01", items[0]["scenario"], PROVENANCE, "c2", 0)
+    store.finish_run("f00d01", run_result("f00d01", iterations=1))
+    store.set_item("c2", 0, "done", "f00d01")
+    columns = header(campaign_csv, store, "c2")
+    assert columns[6:11] == ["flows.0.cc", "flows.0.hystart", "flows.0.size_bytes", "path.forward.buffer", "seed"]
+    rows = read(campaign_csv, store, "c2")
+    assert [(row["flows.0.cc"], row["flows.0.hystart"], row["flows.0.size_bytes"], row["path.forward.buffer"])
+            for row in rows] == [("cubic", "false", "500000", '{"bdp":2}')] * 2 + [("bbr", "null", "500000",
+                                                                                 '{"bdp":2}')]
+    assert [(row["requested_bytes"], row["received_bytes"]) for row in rows[:2]] == [("500000", "300670"),
+                                                                                    ("500000", "300670")]
 
 
 @pytest.mark.parametrize("kind", sorted(KIND_WRITERS))

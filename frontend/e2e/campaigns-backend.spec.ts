@@ -18,11 +18,15 @@ test('runs a campaign of cubic against bbr live, cancels and resumes it, compare
   await form.getByLabel('Values of parameter 1').fill('cubic, bbr');
   await form.getByLabel('Iterations').fill('2');
   await form.getByLabel('Parallel runs').fill('2');
-  // geo-ideal turns CUBIC's Hystart off, which bbr refuses: the form clears it, and says so.
-  await expect(form.getByRole('note')).toContainText('Added flows.0.hystart=null: geo-ideal sets CUBIC');
+  // geo-ideal turns CUBIC's Hystart off, which bbr refuses: the form sets it per arm, the CUBIC arm
+  // keeping the lab's (issue 18: it once cleared it for every run), and says so.
+  await expect(form.getByRole('note')).toHaveText(
+    'geo-ideal turns CUBIC\'s Hystart off, which only tcp cubic takes: the matrix runs flows.0.cc as arms of flows.0.{cc,hystart}: ' +
+      '{"cc":"cubic","hystart":false}, {"cc":"bbr","hystart":null}. Each tcp cubic arm keeps the lab\'s Hystart; the others run with the host\'s setting.',
+  );
   await expect(form.getByRole('status')).toHaveText('2 configurations × 2 iterations = 4 runs');
   await form.getByText('The same campaign as a file').click();
-  await expect(form.getByText('"flows.0.hystart": null')).toBeVisible();
+  await expect(form.getByText('"flows.0.{cc,hystart}"')).toBeVisible();
   await form.getByRole('button', { name: 'Start campaign' }).click();
 
   const panel = page.getByRole('region', { name: /^Campaign c[0-9a-f]+ · geo-ideal$/ });
@@ -30,13 +34,15 @@ test('runs a campaign of cubic against bbr live, cancels and resumes it, compare
   const campaignId = (await panel.getByRole('heading').first().textContent())?.match(/^Campaign (c[0-9a-f]+)/)?.[1];
   expect(campaignId).toBeTruthy();
   await expect(page).toHaveURL(new RegExp(`[?&]campaign=${campaignId}`));
-  await expect(panel.getByText('geo-ideal · set flows.0.size_bytes=200000, flows.0.hystart=null · matrix flows.0.cc: cubic, bbr')).toBeVisible();
+  await expect(
+    panel.getByText('geo-ideal · set flows.0.size_bytes=200000 · matrix flows.0.{cc,hystart}: {"cc":"cubic","hystart":false}, {"cc":"bbr","hystart":null}'),
+  ).toBeVisible();
   const progress = panel.getByRole('progressbar', { name: 'Campaign progress' });
   await expect(progress).toHaveAttribute('aria-valuemax', '4');
   // Two at once: the first iteration's two configurations, each linked to its live view.
   const running = panel.getByRole('listitem').filter({ has: page.getByRole('link', { name: /^run [0-9a-f]{6}$/ }) });
   await expect(running).toHaveCount(2);
-  await expect(running.first()).toContainText('flows.0.cc=cubic, iteration 0: run');
+  await expect(running.first()).toContainText('flows.0.cc=cubic, flows.0.hystart=false, iteration 0: run');
 
   await panel.getByRole('button', { name: 'Cancel' }).click();
   await expect(panel.getByRole('button', { name: 'Resume' })).toBeVisible({ timeout: 30_000 });
@@ -49,30 +55,37 @@ test('runs a campaign of cubic against bbr live, cancels and resumes it, compare
   // Every run a point, a box per configuration named by its value.
   const seconds = String.raw`\d+\.\d{3} s`;
   await expect(
-    panel.getByRole('img', { name: new RegExp(`^Download time per configuration: cubic: median ${seconds} of 2; bbr: median ${seconds} of 2\\.$`) }),
+    panel.getByRole('img', { name: new RegExp(`^Download time per configuration: cubic · false: median ${seconds} of 2; bbr · null: median ${seconds} of 2\\.$`) }),
   ).toBeVisible();
   await expect(panel.locator('circle.box-point')).toHaveCount(4);
   const comparison = panel.getByRole('table', { name: 'Comparison of configurations' });
   await expect(comparison.getByRole('columnheader', { name: 'Median download time, s' })).toBeVisible();
-  await expect(comparison.getByRole('row', { name: /^cubic 2 0 \d+\.\d{3} \d+\.\d{3} baseline$/ })).toBeVisible();
-  await expect(comparison.getByRole('row', { name: /^bbr 2 0 \d+\.\d{3} \d+\.\d{3} [+-]?\d+\.\d$/ })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^cubic false 2 0 \d+\.\d{3} \d+\.\d{3} baseline$/ })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^bbr null 2 0 \d+\.\d{3} \d+\.\d{3} [+-]?\d+\.\d$/ })).toBeVisible();
   await expect(panel.getByRole('heading', { name: 'Failed runs: 0' })).toBeVisible();
   await page.screenshot({ path: 'test-output/campaign-done.png', fullPage: true });
 
   // Another figure, another baseline.
   await panel.getByLabel('Figure').selectOption('goodput_mbps');
-  await panel.getByLabel('Baseline').selectOption({ label: 'flows.0.cc=bbr' });
+  await panel.getByLabel('Baseline').selectOption({ label: 'flows.0.cc=bbr, flows.0.hystart=null' });
   await expect(comparison.getByRole('columnheader', { name: 'Median goodput, Mbit/s' })).toBeVisible();
-  await expect(comparison.getByRole('row', { name: /^bbr 2 0 .* baseline$/ })).toBeVisible();
-  await expect(comparison.getByRole('row', { name: /^cubic 2 0 \d+\.\d{3} \d+\.\d{3} [+-]?\d+\.\d$/ })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^bbr null 2 0 .* baseline$/ })).toBeVisible();
+  await expect(comparison.getByRole('row', { name: /^cubic false 2 0 \d+\.\d{3} \d+\.\d{3} [+-]?\d+\.\d$/ })).toBeVisible();
 
   const csv = panel.getByRole('link', { name: 'Campaign CSV' });
   const response = await page.request.get(await csv.evaluate((link: HTMLAnchorElement) => link.href));
   expect(response.status()).toBe(200);
   const [header, ...rows] = (await response.text()).trim().split(/\r?\n/);
-  expect(header.split(',')).toContain('flows.0.cc');
   expect(rows).toHaveLength(4);
   expect(rows.every((row) => row.startsWith(`${campaignId},`) && row.includes(',done,'))).toBe(true);
+  // Every arm's fields, every fixed override, and the size asked for beside the bytes received.
+  const columns = header.split(',');
+  const cells = (name: string) => rows.map((row) => row.split(',')[columns.indexOf(name)]);
+  expect(cells('flows.0.cc')).toEqual(['cubic', 'bbr', 'cubic', 'bbr']);
+  expect(cells('flows.0.hystart')).toEqual(['false', 'null', 'false', 'null']);
+  expect(cells('flows.0.size_bytes')).toEqual(['200000', '200000', '200000', '200000']);
+  expect(cells('requested_bytes')).toEqual(['200000', '200000', '200000', '200000']);
+  expect(cells('received_bytes').every((bytes) => Number(bytes) >= 200000)).toBe(true);
 
   // The list has it, with its progress.
   const list = page.getByRole('region', { name: 'Campaigns' });
@@ -125,9 +138,9 @@ test('a campaign of one run per configuration: its box plot starts at 0 and says
   await form.getByRole('button', { name: 'Start campaign' }).click();
 
   const panel = page.getByRole('region', { name: /^Campaign c[0-9a-f]+ · geo-ideal$/ });
-  const plot = panel.getByRole('img', { name: /^Download time per configuration: cubic: median .* of 1; bbr: median .* of 1\.$/ });
+  const plot = panel.getByRole('img', { name: /^Download time per configuration: cubic · false: median .* of 1; bbr · null: median .* of 1\.$/ });
   await expect(plot).toBeVisible({ timeout: 45_000 });
-  await expect(panel.getByRole('note')).toHaveText(/^One value only for cubic, bbr: a box needs several to show a spread/);
+  await expect(panel.getByRole('note')).toHaveText(/^One value only for cubic · false, bbr · null: a box needs several to show a spread/);
   const lowestTick = await plot.evaluate((svg) => {
     const axes = svg.querySelectorAll('g.axis');
     const ticks = [...axes[axes.length - 1].querySelectorAll(':scope > g')];
@@ -137,8 +150,10 @@ test('a campaign of one run per configuration: its box plot starts at 0 and says
 
   await panel.getByRole('button', { name: 'Edit a copy in the form' }).click();
   await expect(form.getByRole('status').first()).toHaveText(/^Loaded campaign geo-ideal: change what you like/);
-  await expect(form.getByLabel('Fixed overrides')).toHaveValue('flows.0.size_bytes=200000\nflows.0.hystart=null');
-  await expect(form.getByLabel('Values of parameter 1')).toHaveValue('cubic, bbr');
+  // What the campaign ran: its arms, the CUBIC one with the lab's Hystart off.
+  await expect(form.getByLabel('Fixed overrides')).toHaveValue('flows.0.size_bytes=200000');
+  await expect(form.getByLabel('Path of parameter 1')).toHaveValue('flows.0.{cc,hystart}');
+  await expect(form.getByLabel('Values of parameter 1')).toHaveValue('{"cc":"cubic","hystart":false}, {"cc":"bbr","hystart":null}');
   await expect(form.getByText('2 configurations × 1 iteration = 2 runs')).toBeVisible();
   await expect(form.getByRole('button', { name: 'Start campaign' })).toBeEnabled();
 });

@@ -14,6 +14,14 @@ parallel: 1                       # runs at once
 seed: 7
 ```
 
+A matrix entry may set several fields of one place together, value by value:
+its path ends in the fields' names in braces, and each value (an arm) gives
+every one of them. `flows.0.{cc,hystart}: [{cc: cubic, hystart: false},
+{cc: bbr, hystart: null}]` keeps CUBIC's Hystart off in the CUBIC arm and
+leaves it to the host in the BBR arm, which does not take it: an override is
+never widened to arms it does not belong to. A configuration's parameters
+name each field it sets (flows.0.cc, flows.0.hystart).
+
 Items are iteration-major: every configuration of iteration 0, then every
 configuration of iteration 1, and so on. Run in that order, a drift of the
 machine over time (load, thermal throttling) is spread evenly across the
@@ -29,6 +37,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -60,6 +69,39 @@ RESERVED_PATHS = {"name": "the campaign names each run",
                   "iterations": "each run is one iteration; give iterations in the campaign"}
 
 
+# A matrix path that sets several fields together: "flows.0.{cc,hystart}", or "{a,b}" at the top.
+_JOINT_PATH = re.compile(r"^(?:(?P<place>[^{}]+)\.)?\{(?P<fields>[A-Za-z0-9_]+(?:,[A-Za-z0-9_]+)+)\}$")
+
+
+def joint_fields(path: str) -> tuple[str, list[str]] | None:
+    """The place and fields of a matrix path that sets several fields
+    together (see the module's doc), or None for a plain dotted path."""
+    match = _JOINT_PATH.fullmatch(path.replace(" ", ""))
+    return None if match is None else (match["place"] or "", match["fields"].split(","))
+
+
+def matrix_paths(path: str) -> list[str]:
+    """The dotted paths a matrix entry sets."""
+    joint = joint_fields(path)
+    if joint is None:
+        return [path]
+    place, fields = joint
+    return [f"{place}.{field}" if place else field for field in fields]
+
+
+def arm_overrides(path: str, value: Any) -> dict[str, Any]:
+    """What one value of a matrix entry sets: dotted path -> value."""
+    joint = joint_fields(path)
+    if joint is None:
+        return {path: value}
+    return dict(zip(matrix_paths(path), (value[field] for field in joint[1]), strict=True))
+
+
+def campaign_parameter_paths(matrix: dict[str, Any]) -> list[str]:
+    """Every dotted path a matrix sets, in its order: a configuration's parameters."""
+    return [path for entry in matrix for path in matrix_paths(entry)]
+
+
 class CampaignSpec(Strict):
     model_config = ConfigDict(serialize_by_alias=True)  # "set", as written
 
@@ -76,13 +118,32 @@ class CampaignSpec(Strict):
     @model_validator(mode="after")
     def _consistent(self) -> CampaignSpec:
         # Each message starts with the field it is about: see _describe.
-        for field, paths in (("set", self.set_), ("matrix", self.matrix)):
-            for path in paths:
+        for entry, values in self.matrix.items():
+            joint = joint_fields(entry)
+            if joint is None:
+                continue
+            fields = joint[1]
+            if len(set(fields)) < len(fields):
+                raise ValueError(f"matrix.{entry}: names a field twice")
+            for number, value in enumerate(values, 1):
+                if not isinstance(value, dict) or sorted(value) != sorted(fields):
+                    raise ValueError(f"matrix.{entry}: value {number} must give exactly {', '.join(fields)} "
+                                     f"(one arm), e.g. {{{', '.join(f'{field}: ...' for field in fields)}}}; "
+                                     f"got {_shown(value)}")
+        for path in self.set_:
+            if path in RESERVED_PATHS:
+                raise ValueError(f"set.{path}: {RESERVED_PATHS[path]}")
+        seen: dict[str, str] = {}
+        for entry in self.matrix:
+            for path in matrix_paths(entry):
+                named = "" if path == entry else f" ({path})"
                 if path in RESERVED_PATHS:
-                    raise ValueError(f"{field}.{path}: {RESERVED_PATHS[path]}")
-        for path in self.matrix:
-            if path in self.set_:
-                raise ValueError(f"matrix.{path}: also in set; give each path in one of them")
+                    raise ValueError(f"matrix.{entry}: {RESERVED_PATHS[path]}")
+                if path in self.set_:
+                    raise ValueError(f"matrix.{entry}: also in set{named}; give each path in one of them")
+                if path in seen:
+                    raise ValueError(f"matrix.{entry}: also in matrix.{seen[path]}{named}; give each path once")
+                seen[path] = entry
         runs = self.configurations * self.iterations
         if runs > MAX_RUNS:
             raise ValueError(f"iterations: at most {MAX_RUNS} runs (configurations x iterations), got "
@@ -203,7 +264,8 @@ def expand(spec: CampaignSpec, base_dir: Path, labs_dir: Path) -> list[CampaignI
     # Each configuration is validated once; its iterations differ only in name and seed.
     configurations: list[tuple[dict[str, Any], Scenario]] = []
     for index, values in enumerate(itertools.product(*spec.matrix.values())):
-        parameters = dict(zip(spec.matrix, values, strict=True))
+        parameters = {path: value for entry, arm in zip(spec.matrix, values, strict=True)
+                      for path, value in arm_overrides(entry, arm).items()}
         where = (f"configuration {index} "
                  f"({', '.join(f'{short_field(path)}={_shown(value)}' for path, value in parameters.items())})")
         data = copy.deepcopy(base)

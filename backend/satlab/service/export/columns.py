@@ -31,7 +31,9 @@ TUNNEL_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "direction": "d
 
 # Per-flow columns of the summary and campaign exports: stored summary name -> column.
 FLOW_SUMMARY_COLUMNS = {"flow": "flow", "group": "group", "transport": "transport", "cc": "cc",
-                        "direction": "direction", "start_s": "start_s", "bytes": "size_bytes",
+                        "direction": "direction", "start_s": "start_s",
+                        # What the flow's scenario asked for (empty for a timed flow), beside what arrived.
+                        "requested_bytes": "requested_bytes", "bytes": "received_bytes",
                         "download_time_s": "download_time_s", "goodput_mbps": "goodput_mbps",
                         "retransmissions": "retransmissions_packets", "mean_rtt_ms": "mean_rtt_ms",
                         "power_mbps_per_s": "power_mbps_per_s", "bottleneck_mbps": "bottleneck_mbps",

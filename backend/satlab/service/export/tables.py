@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from satlab.service.campaign import format_value
+from satlab.service.campaign import campaign_parameter_paths, format_value
 from satlab.service.export.columns import (
     FEC_COLUMNS,
     FEC_DELAY_PERCENTILES,
@@ -85,8 +85,13 @@ def _iteration_values(iteration: IterationRow | None) -> list[Any]:
     return [*values, *(fidelity.get(key) for key in FIDELITY_COLUMNS)]
 
 
-def _flow_value(flow: FlowSummaryRow, key: str) -> Any:
-    """A stored flow summary's field: a column of its own, else one of its details."""
+def _flow_value(flow: FlowSummaryRow, key: str, scenario: dict[str, Any]) -> Any:
+    """A stored flow summary's field: a column of its own, else one of its
+    details; requested_bytes is its group's size_bytes in the run's scenario."""
+    if key == "requested_bytes":
+        groups = scenario.get("flows") or []
+        group = flow.group if flow.group is not None and flow.group < len(groups) else None
+        return None if group is None else groups[group].get("size_bytes")
     return getattr(flow, key) if key in FlowSummaryRow.__dataclass_fields__ else flow.details.get(key)
 
 
@@ -96,7 +101,7 @@ def _flow_rows(store: Store, run: RunRow | None) -> list[tuple[int | None, list[
     if run is None or not run.flows:
         return [(None, [None] * len(FLOW_COLUMNS))]
     iterations = {row.iteration: row for row in store.iterations(run.run_id)}
-    return [(flow.iteration, [*(_flow_value(flow, key) for key in FLOW_SUMMARY_COLUMNS),
+    return [(flow.iteration, [*(_flow_value(flow, key, run.scenario) for key in FLOW_SUMMARY_COLUMNS),
                               *_iteration_values(iterations.get(flow.iteration))])
             for flow in run.flows]
 
@@ -112,19 +117,23 @@ def summary(store: Store, run_id: str) -> Table:
 
 def campaign_summary(store: Store, campaign_id: str) -> Table:
     """One row per item and flow: the item, its matrix parameters (one column
-    per dotted path), its seed, then the summary's per-flow columns. An item
-    without flows (not run yet, or failed before any) has one row."""
+    per dotted path each configuration sets), the fixed overrides (one column
+    per dotted path of the campaign's set, the same on every row), its seed,
+    then the summary's per-flow columns. An item without flows (not run yet,
+    or failed before any) has one row."""
     campaign = store.get_campaign(campaign_id)
     if campaign is None:
         raise KeyError(f"no campaign {campaign_id!r}")
-    parameters = list(campaign.spec.get("matrix") or {})
+    parameters = campaign_parameter_paths(campaign.spec.get("matrix") or {})
+    fixed = campaign.spec.get("set") or {}
     header = ["campaign_id", "item_index", "configuration", "iteration", "run_id", "status", *parameters,
-              "seed", *FLOW_COLUMNS, "error"]
+              *fixed, "seed", *FLOW_COLUMNS, "error"]
     rows = []
     for item in store.campaign_items(campaign_id):
         run = store.get_run(item.run_id) if item.run_id is not None else None
         head = [campaign_id, item.item_index, item.configuration, item.iteration, item.run_id, item.status,
-                *(format_value(item.parameters.get(path)) for path in parameters), item.scenario.get("seed")]
+                *(format_value(item.parameters.get(path)) for path in parameters),
+                *(format_value(value) for value in fixed.values()), item.scenario.get("seed")]
         rows += [[*head, *values, run.error if run else None] for _, values in _flow_rows(store, run)]
     return Table("campaign", header, rows)
 

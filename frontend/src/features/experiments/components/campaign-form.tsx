@@ -10,6 +10,7 @@ import { Refusal } from './refusal';
 import { type CampaignChoices, type MatrixRow, campaignPlan, initialCampaignChoices } from '../logic/campaign-request';
 import { campaignChoices } from '../logic/clone';
 import { formatCount } from '../logic/format';
+import { formatValue } from '../logic/parameter-values';
 import { campaignProblemsOf, placeProblems } from '../logic/problems';
 
 export interface CampaignFormProps {
@@ -96,13 +97,13 @@ export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: C
           hint="Set for every run: one dotted.path=value per line, as satlab run --set takes them."
           problems={problemsOfField('fixed')}
         />
-        {plan.hystartCleared.length > 0 && (
-          <p className="notice" role="note">
-            Added {plan.hystartCleared.map((path) => `${path}=null`).join(', ')}: {choices.lab} sets CUBIC&apos;s Hystart, which only tcp
-            cubic takes, and the matrix runs that flow group with another transport or congestion control. CUBIC then runs with the
-            host&apos;s Hystart setting.
+        {plan.hystartArms.map((joint) => (
+          <p className="notice" role="note" key={joint.entry}>
+            {choices.lab} turns CUBIC&apos;s Hystart {joint.labHystart ? 'on' : 'off'}, which only tcp cubic takes: the matrix runs{' '}
+            {joint.replaces.join(' and ')} as arms of {joint.entry}: {joint.arms.map(formatValue).join(', ')}. Each tcp cubic arm keeps
+            the lab&apos;s Hystart; the others run with the host&apos;s setting.
           </p>
-        )}
+        ))}
       </fieldset>
       <fieldset>
         <legend>Matrix</legend>

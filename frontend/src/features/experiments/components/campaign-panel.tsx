@@ -91,11 +91,17 @@ export function CampaignPanel({ campaignId, onClone }: CampaignPanelProps) {
         <a href={campaignCsvUrl(campaignId)} download={`satlab-${campaignId}.csv`}>
           Campaign CSV
         </a>{' '}
-        <span className="muted">(one row per run and flow, one column per matrix parameter)</span>
+        <span className="muted">(one row per run and flow, one column per path the matrix and the fixed overrides set)</span>
       </p>
       {detail &&
         (hasResults ? (
-          <CampaignComparison campaignId={campaignId} items={detail.items} runs={view.runs} parameters={Object.keys(detail.spec.matrix)} />
+          <CampaignComparison
+            campaignId={campaignId}
+            items={detail.items}
+            runs={view.runs}
+            // The paths each configuration sets, as the backend expanded the matrix (an entry of arms sets several).
+            parameters={Object.keys(detail.items[0]?.parameters ?? detail.spec.matrix)}
+          />
         ) : (
           <p className="muted">The comparison of configurations appears as their runs finish.</p>
         ))}

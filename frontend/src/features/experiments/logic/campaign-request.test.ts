@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../../shared/runs';
-import { type CampaignChoices, campaignPlan, hystartToClear, initialCampaignChoices } from './campaign-request';
+import { type CampaignChoices, campaignPlan, hystartArms, initialCampaignChoices, matrixEntryPaths } from './campaign-request';
 
 /** geo-ideal as GET api/labs/geo-ideal validates it (the parts the console reads): Hystart off. */
 const geoIdeal: Scenario = {
@@ -14,7 +14,8 @@ const geoIdeal: Scenario = {
 const choices = (patch: Partial<CampaignChoices>): CampaignChoices => ({ ...initialCampaignChoices('geo-ideal'), ...patch });
 
 describe('campaignPlan', () => {
-  it('turns the form into the request, clearing the Hystart a matrix over cc needs cleared', () => {
+  it('turns the form into the request, Hystart set per arm: the lab\'s for CUBIC, the host\'s for BBR', () => {
+    // Issue 18: the form once set flows.0.hystart=null for every run, so the CUBIC arm lost the lab's Hystart off.
     const plan = campaignPlan(
       choices({ fixed: 'flows.0.size_bytes=200000', matrix: [{ path: 'flows.0.cc', values: 'cubic, bbr' }], iterations: 2, parallel: 2 }),
       geoIdeal,
@@ -22,14 +23,28 @@ describe('campaignPlan', () => {
     expect(plan.request).toEqual({
       name: 'geo-ideal',
       scenario: 'geo-ideal',
-      set: { 'flows.0.size_bytes': 200000, 'flows.0.hystart': null },
-      matrix: { 'flows.0.cc': ['cubic', 'bbr'] },
+      set: { 'flows.0.size_bytes': 200000 },
+      matrix: { 'flows.0.{cc,hystart}': [{ cc: 'cubic', hystart: false }, { cc: 'bbr', hystart: null }] },
       iterations: 2,
       parallel: 2,
       seed: 1,
     });
-    expect(plan.hystartCleared).toEqual(['flows.0.hystart']);
+    expect(plan.hystartArms.map((joint) => joint.replaces)).toEqual([['flows.0.cc']]);
     expect(plan).toMatchObject({ configurations: 2, runs: 4, problems: {} });
+  });
+
+  it('takes a joint entry as typed, and refuses a path set twice', () => {
+    const typed = campaignPlan(
+      choices({ matrix: [{ path: 'flows.0.{cc,hystart}', values: '{cc: cubic, hystart: true}, {cc: reno, hystart: null}' }] }),
+      geoIdeal,
+    );
+    expect(typed.request.matrix).toEqual({ 'flows.0.{cc,hystart}': [{ cc: 'cubic', hystart: true }, { cc: 'reno', hystart: null }] });
+    expect(typed.hystartArms).toEqual([]);
+    const twice = campaignPlan(
+      choices({ matrix: [{ path: 'flows.0.{cc,hystart}', values: '{cc: cubic, hystart: true}' }, { path: 'flows.0.cc', values: 'bbr' }] }),
+      geoIdeal,
+    );
+    expect(twice.problems['path-1']).toEqual(['Path of parameter 2: flows.0.cc is set by an earlier parameter too; give each path once.']);
   });
 
   it('counts the runs of the Cartesian product times the iterations, objects read as values', () => {
@@ -49,7 +64,7 @@ describe('campaignPlan', () => {
     expect(plan.request.name).toBe('cc-vs-fec');
     expect(plan.request.matrix.tunnel).toEqual([null, { k: 5, z: 100 }]);
     expect(plan.request.matrix['path.forward.channel']).toHaveLength(3);
-    expect(plan).toMatchObject({ configurations: 6, runs: 30, hystartCleared: [], problems: {} });
+    expect(plan).toMatchObject({ configurations: 6, runs: 30, hystartArms: [], problems: {} });
     expect(plan.request.set).toEqual({});
   });
 
@@ -79,7 +94,7 @@ describe('campaignPlan', () => {
       ],
       'values-0': ['Values of parameter 1: give one or more, separated by commas (e.g. cubic, bbr).'],
       'path-1': ['Path of parameter 2: "flows 0" is not a dotted path (e.g. flows.0.cc).'],
-      'path-2': ['Path of parameter 3: flows.0.cc is an earlier parameter too; give each path once.'],
+      'path-2': ['Path of parameter 3: flows.0.cc is set by an earlier parameter too; give each path once.'],
       'path-3': ['Path of parameter 4: flows.0.size_bytes is a fixed override too; give each path in one of them.'],
       'path-4': ['Path of parameter 5: give the dotted path its values go to (e.g. flows.0.cc).'],
       'values-5': ['Values of parameter 6: a value is missing at character 3 of "2,,5".'],
@@ -91,8 +106,8 @@ describe('campaignPlan', () => {
     expect(plan.targets).toEqual([
       { name: 'name', paths: ['name'] },
       { name: 'lab', paths: ['scenario'] },
-      { name: 'fixed', paths: ['set.flows.0.size_bytes', 'set.flows.0.hystart'] },
-      { name: 'values-0', paths: ['matrix.flows.0.cc'] },
+      { name: 'fixed', paths: ['set.flows.0.size_bytes'] },
+      { name: 'values-0', paths: ['matrix.flows.0.cc', 'matrix.flows.0.{cc,hystart}', 'matrix.flows.0.hystart'] },
       { name: 'iterations', paths: ['iterations'] },
       { name: 'parallel', paths: ['parallel'] },
       { name: 'seed', paths: ['seed'] },
@@ -100,22 +115,42 @@ describe('campaignPlan', () => {
   });
 });
 
-describe('hystartToClear', () => {
+describe('hystartArms', () => {
   const withTwoGroups: Scenario = {
     ...geoIdeal,
     flows: [geoIdeal.flows[0], { ...geoIdeal.flows[0], transport: 'quic-picoquic', cc: 'bbr1', hystart: null }],
   };
+  const armsOf = (set: Record<string, unknown>, matrix: Record<string, unknown[]>, lab = geoIdeal) =>
+    hystartArms(lab, set, matrix).map(({ entry, arms }) => ({ entry, arms }));
 
-  it('clears it when some configuration runs the group with something other than tcp cubic', () => {
-    expect(hystartToClear(geoIdeal, {}, { 'flows.0.transport': ['tcp', 'quic-picoquic'] })).toEqual(['flows.0.hystart']);
-    expect(hystartToClear(geoIdeal, { 'flows.0.transport': 'quic-ngtcp2' }, { 'flows.0.cc': ['cubic'] })).toEqual(['flows.0.hystart']);
+  it('sets it arm by arm when some configuration runs the group with something other than tcp cubic', () => {
+    expect(armsOf({}, { 'flows.0.transport': ['tcp', 'quic-picoquic'] })).toEqual([
+      { entry: 'flows.0.{transport,hystart}', arms: [{ transport: 'tcp', hystart: false }, { transport: 'quic-picoquic', hystart: null }] },
+    ]);
+    expect(armsOf({}, { 'flows.0.transport': ['tcp', 'quic-picoquic'], 'flows.0.cc': ['cubic', 'bbr'] })[0].arms).toEqual([
+      { transport: 'tcp', cc: 'cubic', hystart: false },
+      { transport: 'tcp', cc: 'bbr', hystart: null },
+      { transport: 'quic-picoquic', cc: 'cubic', hystart: null },
+      { transport: 'quic-picoquic', cc: 'bbr', hystart: null },
+    ]);
+    expect(armsOf({ 'flows.0.transport': 'quic-ngtcp2' }, { 'flows.0.cc': ['cubic'] })).toEqual([
+      { entry: 'flows.0.{cc,hystart}', arms: [{ cc: 'cubic', hystart: null }] },
+    ]);
   });
 
   it('leaves it when every configuration stays tcp cubic, the lab leaves it to the host, or the user sets it', () => {
-    expect(hystartToClear(geoIdeal, {}, { 'flows.0.cc': ['cubic'], tunnel: [null, { k: 5, z: 100 }] })).toEqual([]);
-    expect(hystartToClear(withTwoGroups, {}, { 'flows.1.cc': ['bbr1', 'cubic'] })).toEqual([]);
-    expect(hystartToClear(geoIdeal, { 'flows.0.hystart': true }, { 'flows.0.cc': ['cubic', 'bbr'] })).toEqual([]);
-    expect(hystartToClear(geoIdeal, {}, { 'flows.0.cc': ['cubic', 'bbr'], 'flows.0.hystart': [null] })).toEqual([]);
-    expect(hystartToClear(geoIdeal, {}, { 'flows.3.cc': ['bbr'] })).toEqual([]);
+    expect(armsOf({}, { 'flows.0.cc': ['cubic'], tunnel: [null, { k: 5, z: 100 }] })).toEqual([]);
+    expect(armsOf({}, { 'flows.1.cc': ['bbr1', 'cubic'] }, withTwoGroups)).toEqual([]);
+    expect(armsOf({ 'flows.0.hystart': true }, { 'flows.0.cc': ['cubic', 'bbr'] })).toEqual([]);
+    expect(armsOf({}, { 'flows.0.cc': ['cubic', 'bbr'], 'flows.0.hystart': [null] })).toEqual([]);
+    expect(armsOf({}, { 'flows.3.cc': ['bbr'] })).toEqual([]);
+  });
+});
+
+describe('matrixEntryPaths', () => {
+  it('lists the paths an entry sets, as the backend expands it', () => {
+    expect(matrixEntryPaths('flows.0.cc')).toEqual(['flows.0.cc']);
+    expect(matrixEntryPaths('flows.0.{cc,hystart}')).toEqual(['flows.0.cc', 'flows.0.hystart']);
+    expect(matrixEntryPaths('{a,b}')).toEqual(['a', 'b']);
   });
 });

@@ -42,37 +42,92 @@ export interface CampaignPlan {
   /** Configurations (the matrix's Cartesian product) and runs (× iterations). */
   configurations: number;
   runs: number;
-  /** The flows.N.hystart the console set to null (see hystartToClear). */
-  hystartCleared: string[];
+  /** The flow groups whose Hystart the matrix sets arm by arm (see hystartArms). */
+  hystartArms: HystartArms[];
   /** Problems found here, by control: fixed, path-N, values-N (N counts matrix rows from 0). */
   problems: Record<string, string[]>;
   /** The controls and the request paths they set, for placing the API's problems. */
   targets: ProblemTarget[];
 }
 
-const flowChoice = /^flows\.(\d+)\.(?:transport|cc)$/;
+/**
+ * A matrix entry that sets several fields of one place together, value by value (the backend's
+ * joint entries, backend/satlab/service/campaign.py): "flows.0.{cc,hystart}", each value a mapping
+ * of those fields, one arm.
+ */
+const jointEntry = /^(?:([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\.)?\{([A-Za-z0-9_]+(?:,[A-Za-z0-9_]+)+)\}$/;
+
+/** matrixEntryPaths lists the dotted paths a matrix entry sets: itself, or each field of a joint entry. */
+export function matrixEntryPaths(entry: string): string[] {
+  const joint = jointEntry.exec(entry);
+  if (!joint) return [entry];
+  return joint[2].split(',').map((field) => (joint[1] ? `${joint[1]}.${field}` : field));
+}
+
+/** isMatrixPath tells whether text names a matrix entry: a dotted path, or a joint entry. */
+export const isMatrixPath = (text: string) => isDottedPath(text) || jointEntry.test(text);
+
+/** A flow group's Hystart set arm by arm: the lab's with tcp cubic, the host's (null) with anything else. */
+export interface HystartArms {
+  /** The joint entry that replaces the matrix's transport and cc rows of the group, e.g. flows.0.{cc,hystart}. */
+  entry: string;
+  /** The rows it replaces. */
+  replaces: string[];
+  /** One arm per combination of those rows' values, each with its hystart. */
+  arms: Record<string, unknown>[];
+  /** The lab's setting, which the tcp cubic arms keep. */
+  labHystart: boolean;
+}
+
+const flowChoice = /^flows\.(\d+)\.(transport|cc)$/;
 
 /**
- * hystartToClear lists the flows.N.hystart to set to null: the lab sets CUBIC's Hystart for flow
- * group N, which the scenario accepts for tcp cubic only, and the matrix runs that group with
- * another transport or congestion control in some configuration (as the run form does when its
- * controls leave tcp cubic). A flows.N.hystart the user sets is left to them.
+ * hystartArms finds the flow groups whose Hystart the matrix must set arm by arm: the lab sets
+ * CUBIC's Hystart for group N, which the scenario accepts for tcp cubic only, and the matrix runs
+ * that group with another transport or congestion control in some configuration. Their transport
+ * and cc rows become one joint entry whose arms keep the lab's Hystart with tcp cubic and leave it
+ * to the host (null) otherwise: never a setting widened to arms it does not belong to. A Hystart
+ * the user sets, in the fixed overrides or the matrix, is left to them.
  */
-export function hystartToClear(lab: Scenario, set: Record<string, unknown>, matrix: Record<string, unknown[]>): string[] {
+export function hystartArms(lab: Scenario, set: Record<string, unknown>, matrix: Record<string, unknown[]>): HystartArms[] {
+  const matrixPaths = new Set(Object.keys(matrix).flatMap(matrixEntryPaths));
   const groups = [...new Set(Object.keys(matrix).flatMap((path) => flowChoice.exec(path)?.[1] ?? []))].map(Number);
   return groups
     .sort((a, b) => a - b)
-    .filter((group) => {
+    .flatMap((group): HystartArms[] => {
       const flow = lab.flows[group];
       const hystart = `flows.${group}.hystart`;
-      if (!flow || flow.hystart === null || Object.hasOwn(set, hystart) || Object.hasOwn(matrix, hystart)) return false;
-      const choices = (field: 'transport' | 'cc') => {
+      if (!flow || flow.hystart === null || flow.hystart === undefined || Object.hasOwn(set, hystart) || matrixPaths.has(hystart)) return [];
+      const fields = (['transport', 'cc'] as const).filter((field) => Object.hasOwn(matrix, `flows.${group}.${field}`));
+      const fixed = (field: 'transport' | 'cc') => {
         const path = `flows.${group}.${field}`;
-        return matrix[path] ?? [Object.hasOwn(set, path) ? set[path] : flow[field]];
+        return String(Object.hasOwn(set, path) ? set[path] : flow[field]);
       };
-      return choices('transport').some((transport) => choices('cc').some((cc) => !hystartApplies(String(transport), String(cc))));
-    })
-    .map((group) => `flows.${group}.hystart`);
+      let arms: Record<string, unknown>[] = [{}];
+      for (const field of fields) arms = arms.flatMap((arm) => matrix[`flows.${group}.${field}`].map((value) => ({ ...arm, [field]: value })));
+      const applies = (arm: Record<string, unknown>) =>
+        hystartApplies(String(arm.transport ?? fixed('transport')), String(arm.cc ?? fixed('cc')));
+      if (arms.every(applies)) return [];
+      return [
+        {
+          entry: `flows.${group}.{${[...fields, 'hystart'].join(',')}}`,
+          replaces: fields.map((field) => `flows.${group}.${field}`),
+          arms: arms.map((arm) => ({ ...arm, hystart: applies(arm) ? flow.hystart : null })),
+          labHystart: Boolean(flow.hystart),
+        },
+      ];
+    });
+}
+
+/** withArms puts each joint entry in the place of the first row it replaces, and drops the others. */
+function withArms(matrix: Record<string, unknown[]>, joints: HystartArms[]): Record<string, unknown[]> {
+  const result: Record<string, unknown[]> = {};
+  for (const [path, values] of Object.entries(matrix)) {
+    const joint = joints.find((candidate) => candidate.replaces.includes(path));
+    if (!joint) result[path] = values;
+    else if (joint.replaces[0] === path) result[joint.entry] = joint.arms;
+  }
+  return result;
 }
 
 /**
@@ -98,6 +153,8 @@ export function campaignPlan(choices: CampaignChoices, lab: Scenario | null): Ca
 
   const matrix: Record<string, unknown[]> = {};
   const rowTargets: ProblemTarget[] = [];
+  /** The first path a matrix entry sets that an earlier entry sets too. */
+  const twice = (entry: string) => matrixEntryPaths(entry).find((one) => Object.keys(matrix).flatMap(matrixEntryPaths).includes(one));
   choices.matrix.forEach((row, index) => {
     const path = row.path.trim();
     if (path === '' && row.values.trim() === '') return;
@@ -105,12 +162,12 @@ export function campaignPlan(choices: CampaignChoices, lab: Scenario | null): Ca
     const pathProblem =
       path === ''
         ? `Path of ${parameter}: give the dotted path its values go to (e.g. flows.0.cc).`
-        : !isDottedPath(path)
+        : !isMatrixPath(path)
           ? `Path of ${parameter}: "${path}" is not a dotted path (e.g. flows.0.cc).`
-          : Object.hasOwn(matrix, path)
-            ? `Path of ${parameter}: ${path} is an earlier parameter too; give each path once.`
-            : Object.hasOwn(set, path)
-              ? `Path of ${parameter}: ${path} is a fixed override too; give each path in one of them.`
+          : twice(path)
+            ? `Path of ${parameter}: ${twice(path)} is set by an earlier parameter too; give each path once.`
+            : matrixEntryPaths(path).find((one) => Object.hasOwn(set, one))
+              ? `Path of ${parameter}: ${matrixEntryPaths(path).find((one) => Object.hasOwn(set, one))} is a fixed override too; give each path in one of them.`
               : null;
     if (pathProblem) complain(`path-${index}`, pathProblem);
     let values: unknown[] = [];
@@ -122,26 +179,29 @@ export function campaignPlan(choices: CampaignChoices, lab: Scenario | null): Ca
     }
     if (pathProblem === null) {
       matrix[path] = values;
-      rowTargets.push({ name: `values-${index}`, paths: [`matrix.${path}`] });
+      rowTargets.push({ name: `values-${index}`, paths: [...new Set([path, ...matrixEntryPaths(path)])].map((one) => `matrix.${one}`) });
     }
   });
 
-  const hystartCleared = lab ? hystartToClear(lab, set, matrix) : [];
-  for (const path of hystartCleared) set[path] = null;
+  const joints = lab ? hystartArms(lab, set, matrix) : [];
+  for (const joint of joints) {
+    const target = rowTargets.find((candidate) => candidate.paths.includes(`matrix.${joint.replaces[0]}`));
+    if (target) target.paths = [...new Set([...target.paths, ...[joint.entry, ...matrixEntryPaths(joint.entry)].map((one) => `matrix.${one}`)])];
+  }
   const configurations = Object.values(matrix).reduce((product, values) => product * values.length, 1);
   return {
     request: {
       name: choices.name.trim() || choices.lab,
       scenario: choices.lab,
       set,
-      matrix,
+      matrix: withArms(matrix, joints),
       iterations: choices.iterations,
       parallel: choices.parallel,
       seed: choices.seed,
     },
     configurations,
     runs: configurations * choices.iterations,
-    hystartCleared,
+    hystartArms: joints,
     problems,
     targets: [
       { name: 'name', paths: ['name'] },
