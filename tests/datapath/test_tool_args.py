@@ -47,6 +47,14 @@ def refusal(ns: str, args: list[str]) -> str:
     (["--addr", "10.0.0.1"], '--addr must be IPv4 address/prefix like 10.0.0.1/24, got "10.0.0.1"'),
     (["--dev", 'a"b'], "--dev must be 1 to 15 letters, digits, '.', '_' or '-' (with at most one %d, "
                        'numbered by the kernel), got "a"b"'),
+    (["--delivery", "ordered"], '--delivery must be immediate or in-order, got "ordered"'),
+    (["--hold-ms", "50"], "--hold-ms needs --delivery in-order: only packets held for order wait"),
+    (["--delivery", "in-order", "--hold-ms", "0"], "--hold-ms must be >= 0.001, got 0"),
+    (["--capture-snap-bytes", "200"], "--capture-snap-bytes needs --tx-capture or --rx-capture"),
+    (["--rx-capture", "/tmp/x", "--capture-snap-bytes", "40"],
+     "--capture-snap-bytes must be in [48, 65535], got 40"),
+    (["--tx-capture", "/tmp/x", "--rx-capture", "/tmp/x"],
+     "--tx-capture and --rx-capture name the same file, /tmp/x: give each its own"),
 ])
 def test_swf_tunnel_refuses(ns, args, error):
     assert refusal(ns, TUNNEL + args) == f"swf-tunnel: {error}\n"
@@ -107,6 +115,15 @@ def test_swf_tunnel_reports_the_device_the_kernel_numbered(ns):
     (["--a-addr", "10.0.0.1/33"],
      '--a-addr must be IPv4 address/prefix like 10.0.0.1/24, got "10.0.0.1/33"'),
     (["--ab-loss-rule", "end"], '--ab-loss-rule must be overlap or start, got "end"'),
+    (["--capture", "/tmp/x"], "--capture would write both directions into one file: give "
+                              "--ab-capture FILE and/or --ba-capture FILE"),
+    (["--capture-max-bytes", "100000"], "--capture-max-bytes needs --ab-capture or --ba-capture"),
+    (["--ba-capture", "/tmp/x", "--ab-capture-snap-bytes", "200"],
+     "--ab-capture-snap-bytes needs --ab-capture"),
+    (["--ab-capture", "/tmp/x", "--capture-max-bytes", "100"],
+     "--capture-max-bytes must be in [4096, 1125899906842624], got 100"),
+    (["--ab-capture", "/tmp/x", "--ba-capture", "/tmp/x"],
+     "--ab-capture and --ba-capture name the same file, /tmp/x: give each direction its own"),
 ])
 def test_satlink_refuses(ns, args, error):
     assert refusal(ns, SATLINK + args) == f"satlink: {error}\n"
