@@ -9,7 +9,8 @@ import { expect } from './fixtures';
  * resolution and not blank; the CSV names its units.
  */
 
-export type Format = 'SVG' | 'PNG' | 'CSV';
+/** A chart's formats; the run's menu has the API's exports ("Summary, CSV"). */
+export type Format = 'SVG' | 'PNG' | 'CSV' | (string & {});
 
 /** menuButton is a chart's Download button, by the chart's title. */
 export const menuButton = (page: Page, chartTitle: string) => page.getByRole('button', { name: `Download: ${chartTitle}`, exact: true });
@@ -39,8 +40,21 @@ export interface SvgFacts {
   colours: string[];
 }
 
-/** svgFacts parses a figure's SVG in the page and draws it as an image, alone, on a canvas. */
+/**
+ * svgFacts parses a figure's SVG and draws it as an image, alone, on a canvas, in a blank page of
+ * the browser: one without the site's style sheets, nor its Content-Security-Policy, which applies
+ * to the documents a page parses and would refuse the figure's style attributes there.
+ */
 export async function svgFacts(page: Page, svg: string, colours: string[]): Promise<SvgFacts> {
+  const blank = await page.context().newPage();
+  try {
+    return await svgFactsIn(blank, svg, colours);
+  } finally {
+    await blank.close();
+  }
+}
+
+async function svgFactsIn(page: Page, svg: string, colours: string[]): Promise<SvgFacts> {
   return page.evaluate(
     async ({ svg, colours }) => {
       const document = new DOMParser().parseFromString(svg, 'image/svg+xml');
@@ -48,14 +62,12 @@ export async function svgFacts(page: Page, svg: string, colours: string[]): Prom
       const root = document.documentElement;
       const texts = [...document.querySelectorAll('text')].map((text) => text.textContent ?? '');
       const paths = [...document.querySelectorAll('path')].filter((path) => (path.getAttribute('d') ?? '').length > 2).length;
-      const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
       const image = new Image();
-      image.src = url;
+      image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
       await image.decode();
       const canvas = Object.assign(window.document.createElement('canvas'), { width: image.naturalWidth, height: image.naturalHeight });
       const context = canvas.getContext('2d') as CanvasRenderingContext2D;
       context.drawImage(image, 0, 0);
-      URL.revokeObjectURL(url);
       const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
       const wanted = colours.map((hex) => [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)));
       const seen = new Set<string>();

@@ -56,18 +56,17 @@ const initialValues: Record<string, string> = {
 export type StyleOf = (property: string) => string;
 
 /**
- * inlineStyle is the style attribute an element needs to draw as computed without style sheets:
- * each property whose value differs from what the element gets anyway, its parent's value for an
- * inherited property (parent null: the root, which inherits nothing), the initial value otherwise.
+ * inlineStyle is the style an element needs to draw as computed without style sheets, as
+ * [property, value] pairs: each property whose value differs from what the element gets anyway,
+ * its parent's value for an inherited property (parent null: the root, which inherits nothing),
+ * the initial value otherwise.
  */
-export function inlineStyle(own: StyleOf, parent: StyleOf | null): string {
-  return drawingProperties
-    .flatMap(([property, inherited]) => {
-      const value = own(property);
-      const otherwise = inherited && parent ? parent(property) : initialValues[property];
-      return value === '' || value === otherwise ? [] : [`${property}:${value}`];
-    })
-    .join(';');
+export function inlineStyle(own: StyleOf, parent: StyleOf | null): [property: string, value: string][] {
+  return drawingProperties.flatMap(([property, inherited]): [string, string][] => {
+    const value = own(property);
+    const otherwise = inherited && parent ? parent(property) : initialValues[property];
+    return value === '' || value === otherwise ? [] : [[property, value]];
+  });
 }
 
 /** Attributes that serve the page only: keyboard focus. */
@@ -100,7 +99,10 @@ export function standaloneChart(svg: SVGSVGElement): StandaloneChart {
     if (source.localName === 'title' || source.localName === 'desc') return;
     if (styles.get(source)?.display === 'none') hidden.push(copy);
     const own = styleOf(source);
-    if (own) copy.setAttribute('style', inlineStyle(own, source === svg ? null : styleOf(source.parentElement)));
+    // Through the CSSOM: a page whose Content-Security-Policy has no 'unsafe-inline' for styles
+    // refuses a style attribute set as text, not one set property by property.
+    const style = (copy as SVGElement).style;
+    if (own) for (const [property, value] of inlineStyle(own, source === svg ? null : styleOf(source.parentElement))) style.setProperty(property, value);
     for (const attribute of pageOnlyAttributes) copy.removeAttribute(attribute);
   });
   for (const element of hidden) element.remove();

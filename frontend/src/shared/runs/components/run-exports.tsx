@@ -1,8 +1,8 @@
 import { type MouseEvent, useState } from 'react';
 import { DownloadMenu, saveFile } from '../../../components/charts';
-import { BackendUnreachableError } from '../../api';
+import { ApiError, BackendUnreachableError } from '../../api';
 import type { RunResult } from '../api/types';
-import { attachmentName, type RunExport, refusalText, runExports } from '../logic/run-exports';
+import { attachmentName, type RunExport, runExports } from '../logic/run-exports';
 
 export interface RunExportsProps {
   runId: string;
@@ -29,7 +29,9 @@ export function RunExports({ runId, finished, result }: RunExportsProps) {
       return;
     }
     if (!response.ok) {
-      setRefusal(refusalText(response.status, await response.json().catch(() => null)));
+      // The API's refusal, {detail: [{loc, msg, type}]}: its sentences.
+      const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+      setRefusal(new ApiError(response.status, body?.detail).message);
       return;
     }
     // Over since the menu was drawn: the file is here already.

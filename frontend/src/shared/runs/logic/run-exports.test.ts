@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../api/types';
-import { attachmentName, refusalText, runExports, runExportUrl } from './run-exports';
+import { attachmentName, runExports, runExportUrl } from './run-exports';
 
 const base = 'http://127.0.0.1:8000/';
 const result = (kinds: ('qlog' | 'keylog' | 'pcapng')[]): RunResult => ({
@@ -55,13 +55,5 @@ describe('the API’s answers', () => {
   it('reads the suggested file name', () => {
     expect(attachmentName('attachment; filename="satlab-r1-summary.csv"')).toBe('satlab-r1-summary.csv');
     expect(attachmentName(null)).toBeNull();
-  });
-
-  it('gives the refusal’s sentence, or the status when there is none', () => {
-    const sentence = 'Run r1 is running: only a finished run can be exported; wait for it to end, or cancel it.';
-    expect(refusalText(409, { detail: sentence })).toBe(sentence);
-    // Every refusal's shape: one problem per reason (satlab.api.errors).
-    expect(refusalText(409, { detail: [{ loc: ['request'], msg: sentence, type: 'conflict' }] })).toBe(sentence);
-    expect(refusalText(500, null)).toBe('The export was refused (HTTP 500).');
   });
 });

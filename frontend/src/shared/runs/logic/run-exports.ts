@@ -52,11 +52,3 @@ export function runExports(runId: string, finished: boolean, result: RunResult |
 export function attachmentName(contentDisposition: string | null): string | null {
   return /filename="([^"]+)"/.exec(contentDisposition ?? '')?.[1] ?? null;
 }
-
-/** refusalText is what the API said when it refused an export: its problems' sentences, or the status. */
-export function refusalText(status: number, body: unknown): string {
-  const detail = (body as { detail?: unknown } | null)?.detail;
-  if (typeof detail === 'string') return detail;
-  const sentences = Array.isArray(detail) ? detail.map((problem) => (problem as { msg?: unknown }).msg).filter((msg) => typeof msg === 'string') : [];
-  return sentences.length > 0 ? sentences.join('; ') : `The export was refused (HTTP ${status}).`;
-}
