@@ -3,10 +3,10 @@ a `satlab worker`, the command line), so that admission by cost weighs the
 whole host: two workers on one machine (`docker compose up --scale
 worker=2`) share its calibrated capacity instead of each taking all of it.
 
-Each admitted run holds an flock on RUN_LOCK_DIR/admitted-<run id>.json,
+Each admitted run holds an flock on LEDGER_DIR/admitted-<run id>.json,
 which holds its demand (kind, Hystart), from its admission to its end.
-RUN_LOCK_DIR is host-wide whatever SATLAB_LOCK_DIR says (satlab.engine.host;
-containers bind the host's), and the kernel drops a dead process's flocks,
+LEDGER_DIR is the host-wide RUN_LOCK_DIR whatever SATLAB_LOCK_DIR says
+(satlab.engine.host; containers bind the host's), and the kernel drops a dead process's flocks,
 so a crash never leaves a run counted. Reading the runs, deciding and
 recording the new one happen under one host-wide lock, so two processes
 never both take the last room.
@@ -19,12 +19,14 @@ import fcntl
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 from satlab.engine import host
 from satlab.engine.admission import Decision, Demand, decide
 from satlab.engine.capacity import RUN_KINDS, Calibration
 
+LEDGER_DIR: Path = host.RUN_LOCK_DIR
 ADMISSION_LOCK = "admission.lock"
 PREFIX = "admitted-"
 
@@ -37,7 +39,7 @@ class Admitted:
     claim: IO[str]
 
     def release(self) -> None:
-        host.release(_name(self.run_id), self.claim, host.RUN_LOCK_DIR)
+        host.release(_name(self.run_id), self.claim, LEDGER_DIR)
 
 
 def _name(run_id: str) -> str:
@@ -46,8 +48,8 @@ def _name(run_id: str) -> str:
 
 @contextlib.contextmanager
 def _admitting() -> Iterator[None]:
-    host.RUN_LOCK_DIR.mkdir(parents=True, exist_ok=True)
-    with open(host.RUN_LOCK_DIR / ADMISSION_LOCK, "a") as lock:
+    LEDGER_DIR.mkdir(parents=True, exist_ok=True)
+    with open(LEDGER_DIR / ADMISSION_LOCK, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
@@ -67,8 +69,8 @@ def _running() -> list[Demand]:
     """The demands of the runs admitted on this host now (this process's
     included); files no live process holds are removed (their run died)."""
     demands = []
-    for path in sorted(host.RUN_LOCK_DIR.glob(f"{PREFIX}*.json")):
-        if not host.is_claimed(path.name, host.RUN_LOCK_DIR):
+    for path in sorted(LEDGER_DIR.glob(f"{PREFIX}*.json")):
+        if not host.is_claimed(path.name, LEDGER_DIR):
             path.unlink(missing_ok=True)
             continue
         with contextlib.suppress(FileNotFoundError):
@@ -92,7 +94,7 @@ def admit(run_id: str, demand: Demand, calibration: Calibration | None) -> tuple
         decision = decide(demand, _running(), calibration)
         if not decision.admitted:
             return decision, None
-        claim = host.try_claim(_name(run_id), host.RUN_LOCK_DIR)
+        claim = host.try_claim(_name(run_id), LEDGER_DIR)
         if claim is None:
             return Decision(False, f"run {run_id} is admitted already"), None
         claim.truncate(0)

@@ -19,7 +19,7 @@ from tests.conftest import LABS
 # the engine or a tool reports varies by transport and version, a run's
 # provenance by host, a matrix's values are scenario values of any type.
 FREE_FORM = {
-    "CampaignItemRow.parameters",  # matrix path -> that configuration's value
+    "CampaignItemDetailRow.parameters",  # matrix path -> that configuration's value
     "StudyConfigurationPublic.overrides",  # dotted path -> value
     "FlowSummaryRow.details", "FlowResult (extra)",  # the transport's own figures
     "LinkDirectionCounters (extra)",  # a newer satlink may count more

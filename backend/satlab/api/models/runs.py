@@ -208,6 +208,12 @@ class RunPublic(RunBase):
     scenario: ScenarioObject
     provenance: dict[str, Any] = Field(description="Versions of the kernel, satlab and tools; host state.")
     result: RunResult | None = Field(description="Per-flow and per-iteration summaries, once finished.")
+    worker: str | None = Field(default=None, description="The `satlab worker` that ran it (GET /api/workers); null: "
+                                                         "the server's own process.")
+    attempt: int = Field(default=1, description="Of its campaign item: 2 when the first attempt's worker vanished "
+                                                "mid-run (that run's error says so).")
+    host_kept_up: bool | None = Field(default=None, description="Its fidelity verdict (result.fidelity says why); "
+                                                                "null: unknown, or not finished.")
 
 
 class RunsPublic(Public):
