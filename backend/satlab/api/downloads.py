@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import HTTPException, status
 from fastapi.responses import StreamingResponse
 
-from satlab.api.models.common import Message
+from satlab.api.models.common import Refused as RefusedBody
 from satlab.service.export.selection import MEDIA_TYPES, Export, Refused
 
 CHUNK_BYTES = 1 << 20
@@ -22,8 +22,8 @@ EXPORT_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {media_type: {} for media_type in (*MEDIA_TYPES.values(), "application/zip")},
           "description": "One table (CSV or Parquet, units in the column names, provenance in a Parquet file's "
                          "metadata), or a zip archive of several files with manifest.json."},
-    404: {"model": Message, "description": "No such run or campaign, or nothing of the kind to export."},
-    409: {"model": Message, "description": "The run is still queued or running."}}
+    404: {"model": RefusedBody, "description": "No such run or campaign, or nothing of the kind to export."},
+    409: {"model": RefusedBody, "description": "The run is still queued or running."}}
 REFUSAL_STATUS = {"not_found": status.HTTP_404_NOT_FOUND, "empty": status.HTTP_404_NOT_FOUND,
                   "running": status.HTTP_409_CONFLICT}
 

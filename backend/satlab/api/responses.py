@@ -8,11 +8,11 @@ from typing import Any, TextIO
 
 from fastapi import HTTPException, Response, status
 
-from satlab.api.models.common import Message
+from satlab.api.models.common import Refused
 
 CSV_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {"text/csv": {}}, "description": "CSV, with units in the column names."},
-    404: {"model": Message}}
+    404: {"model": Refused}}
 
 
 def csv_attachment(write: Callable[[TextIO], None], filename: str) -> Response:

@@ -44,7 +44,7 @@ STUDENT_ROUTES = {("GET", "/api/runs"), ("POST", "/api/runs"), ("GET", "/api/run
                   ("GET", "/api/campaigns/{campaign_id}/csv"), ("GET", "/api/runs/{run_id}/export"),
                   ("GET", "/api/campaigns/{campaign_id}/export"), ("GET", "/api/labs"), ("GET", "/api/labs/{name}"),
                   ("GET", "/api/capabilities"), ("GET", "/api/limits"), ("GET", "/api/limits/tunnel"),
-                  ("GET", "/api/channels/stats"),
+                  ("GET", "/api/channels/stats"), ("GET", "/api/workers"),
                   ("POST", "/api/channels/stats"), ("GET", "/api/studies"), ("GET", "/api/studies/{study_id}"),
                   ("GET", "/api/studies/{study_id}/runs"), ("GET", "/api/studies/{study_id}/report"),
                   ("GET", "/api/studies/{study_id}/report.csv")}

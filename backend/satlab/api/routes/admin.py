@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from satlab.api.deps import AuthDep, InstructorDep, ManagerDep, Offset, PageSize, SettingsDep, StoreDep, UserDep
 from satlab.api.errors import Refusal
 from satlab.api.models.classroom import AuditPublic, ClassCode, ClassPublic, IntegerRange, Pruned, TunnelLimits
-from satlab.api.models.common import Message
+from satlab.api.models.common import Message, Refused
 from satlab.api.responses import found
 from satlab.api.routes.auth import StudentName
 from satlab.scenario import Tunnel
@@ -210,7 +210,7 @@ def _student_or_404(store: StoreDep, student_id: str) -> StudentRow:
     return found(store.get_student(student_id), "Student")
 
 
-@router.put("/class/students/{student_id}", responses={404: {"model": Message}, 409: {"model": Message}})
+@router.put("/class/students/{student_id}", responses={404: {"model": Refused}, 409: {"model": Refused}})
 def rename_student(student_id: str, body: StudentRename, request: Request, auth: AuthDep, store: StoreDep,
                    _: InstructorDep) -> StudentRow:
     """A student's new name (409 if another student has it)."""
@@ -220,7 +220,7 @@ def rename_student(student_id: str, body: StudentRename, request: Request, auth:
     return student
 
 
-@router.post("/class/students/{student_id}/key", responses={404: {"model": Message}})
+@router.post("/class/students/{student_id}/key", responses={404: {"model": Refused}})
 def new_student_key(student_id: str, request: Request, auth: AuthDep, store: StoreDep,
                     _: InstructorDep) -> StudentRow:
     """A new personal key for a student (the old one no longer signs in as
@@ -229,7 +229,7 @@ def new_student_key(student_id: str, request: Request, auth: AuthDep, store: Sto
     return auth.new_student_key(student_id)
 
 
-@router.delete("/class/students/{student_id}", responses={404: {"model": Message}})
+@router.delete("/class/students/{student_id}", responses={404: {"model": Refused}})
 def remove_student(student_id: str, request: Request, manager: ManagerDep, _: InstructorDep) -> Message:
     """Remove a student: their sessions end at once, their queued and running
     runs and campaigns are cancelled, and their name is free again; their

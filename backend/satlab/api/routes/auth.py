@@ -19,7 +19,7 @@ from satlab.api.auth import (
     Principal,
 )
 from satlab.api.deps import AuthDep, current_principal
-from satlab.api.models.common import Message
+from satlab.api.models.common import Message, Refused
 from satlab.api.security import client_address
 from satlab.api.student_names import name_problem
 
@@ -89,13 +89,13 @@ def me(auth: AuthDep, principal: Annotated[Principal | None, Depends(current_pri
               key=None if student is None else student.key)
 
 
-@router.post("/instructor", responses={401: {"model": Message}, 429: {"model": Message}})
+@router.post("/instructor", responses={401: {"model": Refused}, 429: {"model": Refused}})
 def sign_in_instructor(body: InstructorSignIn, request: Request, response: Response, auth: AuthDep) -> Me:
     _attempt(request, auth)
     return _signed_in(request, response, auth, auth.instructor(body.token))
 
 
-@router.post("/student", responses={401: {"model": Message}, 409: {"model": Message}, 429: {"model": Message}})
+@router.post("/student", responses={401: {"model": Refused}, 409: {"model": Refused}, 429: {"model": Refused}})
 def sign_in_student(body: StudentSignIn, request: Request, response: Response, auth: AuthDep) -> Me:
     """A new name makes a new student and their personal key; a name taken
     needs that key (from this browser's cookie, or `key`), else 409."""

@@ -13,7 +13,7 @@ from satlab.api.auth import Principal
 from satlab.api.deps import InstructorDep, ManagerDep, Offset, PageSize, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.downloads import EXPORT_RESPONSES, download
 from satlab.api.models.campaigns import CampaignDetail, CampaignPublic, CampaignsPublic
-from satlab.api.models.common import Message
+from satlab.api.models.common import Message, Refused
 from satlab.api.models.events import CampaignEvent
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import Event, forward_events
@@ -67,12 +67,12 @@ def list_campaigns(store: StoreDep, principal: UserDep, limit: PageSize = 100, o
     return CampaignsPublic(data=[CampaignPublic.model_validate(campaign) for campaign in campaigns], count=count)
 
 
-@router.get("/{campaign_id}", responses={404: {"model": Message}})
+@router.get("/{campaign_id}", responses={404: {"model": Refused}})
 def get_campaign(campaign_id: str, store: StoreDep, principal: UserDep) -> CampaignDetail:
     return CampaignDetail.model_validate(_campaign_or_404(store, campaign_id, principal))
 
 
-@router.delete("/{campaign_id}", responses={404: {"model": Message}, 409: {"model": Message}})
+@router.delete("/{campaign_id}", responses={404: {"model": Refused}, 409: {"model": Refused}})
 def delete_campaign(campaign_id: str, store: StoreDep, principal: InstructorDep) -> Message:
     """A campaign that is not running, with its runs, their samples and summaries."""
     campaign = _campaign_or_404(store, campaign_id, principal)
@@ -83,7 +83,7 @@ def delete_campaign(campaign_id: str, store: StoreDep, principal: InstructorDep)
 
 
 @router.post("/{campaign_id}/cancel", status_code=status.HTTP_202_ACCEPTED,
-             responses={404: {"model": Message}, 409: {"model": Message}})
+             responses={404: {"model": Refused}, 409: {"model": Refused}})
 def cancel_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> Message:
     campaign = _campaign_or_404(manager.store, campaign_id, principal)
     if not manager.cancel_campaign(campaign_id):
@@ -92,7 +92,7 @@ def cancel_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -
 
 
 @router.post("/{campaign_id}/resume", status_code=status.HTTP_202_ACCEPTED,
-             responses={404: {"model": Message}, 409: {"model": Message}})
+             responses={404: {"model": Refused}, 409: {"model": Refused}})
 def resume_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -> Message:
     campaign = _campaign_or_404(manager.store, campaign_id, principal)
     if campaign.status == "done":

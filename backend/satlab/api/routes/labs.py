@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, status
 
 from satlab.api.deps import SettingsDep
-from satlab.api.models.common import Message
+from satlab.api.models.common import Refused
 from satlab.api.models.labs import LabDetail, LabPublic, LabsPublic
 from satlab.scenario import ScenarioError, load
 from satlab.service.labs import lab_file, list_labs
@@ -19,7 +19,7 @@ def get_labs(settings: SettingsDep) -> LabsPublic:
     return LabsPublic(data=[LabPublic.model_validate(lab) for lab in labs], count=len(labs))
 
 
-@router.get("/{name}", responses={404: {"model": Message}})
+@router.get("/{name}", responses={404: {"model": Refused}})
 def get_lab(name: str, settings: SettingsDep) -> LabDetail:
     """The preset as written (`text`) and as validated (`scenario`, with every default)."""
     try:

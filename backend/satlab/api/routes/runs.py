@@ -14,7 +14,7 @@ from fastapi.responses import StreamingResponse
 from satlab.api.auth import Principal
 from satlab.api.deps import InstructorDep, ManagerDep, Offset, PageSize, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.downloads import EXPORT_RESPONSES, download
-from satlab.api.models.common import Message
+from satlab.api.models.common import Message, Refused
 from satlab.api.models.events import RunSnapshotEvent
 from satlab.api.models.runs import QueuePlace, RunCreate, RunPublic, RunsPublic, RunSummary
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
@@ -83,12 +83,12 @@ def list_runs(store: StoreDep, principal: UserDep,
     return RunsPublic(data=[RunSummary.model_validate(run) for run in runs], count=count)
 
 
-@router.get("/{run_id}", response_model_exclude_unset=True, responses={404: {"model": Message}})
+@router.get("/{run_id}", response_model_exclude_unset=True, responses={404: {"model": Refused}})
 def get_run(run_id: str, store: StoreDep, principal: UserDep) -> RunPublic:
     return RunPublic.model_validate(_run_or_404(store, run_id, principal))
 
 
-@router.get("/{run_id}/queue", responses={404: {"model": Message}})
+@router.get("/{run_id}/queue", responses={404: {"model": Refused}})
 def get_queue_place(run_id: str, manager: ManagerDep, principal: UserDep) -> QueuePlace:
     """A queued run's place in line (1: next; null once it runs) and about
     when it starts, in seconds from now (null until a run has finished)."""
@@ -101,7 +101,7 @@ def get_queue_place(run_id: str, manager: ManagerDep, principal: UserDep) -> Que
     return QueuePlace(queue_position=position, estimated_start_s=estimate)
 
 
-@router.post("/{run_id}/share", responses={404: {"model": Message}})
+@router.post("/{run_id}/share", responses={404: {"model": Refused}})
 def share_run(run_id: str, store: StoreDep, principal: InstructorDep, shared: bool = True) -> Message:
     """Show the run to every student (shared=false: no longer)."""
     _run_or_404(store, run_id, principal)
@@ -109,7 +109,7 @@ def share_run(run_id: str, store: StoreDep, principal: InstructorDep, shared: bo
     return Message(message="The class sees the run." if shared else "Only the instructor and its owner see the run.")
 
 
-@router.delete("/{run_id}", responses={404: {"model": Message}, 409: {"model": Message}})
+@router.delete("/{run_id}", responses={404: {"model": Refused}, 409: {"model": Refused}})
 def delete_run(run_id: str, store: StoreDep, principal: InstructorDep) -> Message:
     """A finished run, with its samples and summaries."""
     run = _run_or_404(store, run_id, principal)
@@ -120,7 +120,7 @@ def delete_run(run_id: str, store: StoreDep, principal: InstructorDep) -> Messag
 
 
 @router.post("/{run_id}/cancel", status_code=status.HTTP_202_ACCEPTED,
-             responses={404: {"model": Message}, 409: {"model": Message}})
+             responses={404: {"model": Refused}, 409: {"model": Refused}})
 def cancel_run(run_id: str, manager: ManagerDep, principal: UserDep) -> Message:
     """Stop a queued or running run; it tears down and ends `cancelled`."""
     run = _run_or_404(manager.store, run_id, principal)
@@ -131,7 +131,7 @@ def cancel_run(run_id: str, manager: ManagerDep, principal: UserDep) -> Message:
     return Message(message="The run is being cancelled.")
 
 
-@router.get("/{run_id}/samples", responses={404: {"model": Message}})
+@router.get("/{run_id}/samples", responses={404: {"model": Refused}})
 def get_samples(run_id: str, store: StoreDep, principal: UserDep) -> SampleRows:
     """Every sample so far (10 per second): per flow, per link direction, per tunnel direction."""
     _run_or_404(store, run_id, principal)

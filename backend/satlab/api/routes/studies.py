@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from satlab.api.deps import InstructorDep, ManagerDep, SettingsDep, StoreDep
 from satlab.api.models.campaigns import CampaignDetail, CampaignPublic
-from satlab.api.models.common import Message
+from satlab.api.models.common import Refused
 from satlab.api.models.studies import StudiesPublic, StudyDetail, StudyPublic, StudyReport, StudyRunsPublic
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.settings import Settings
@@ -70,7 +70,7 @@ def list_all(settings: SettingsDep) -> StudiesPublic:
 
 
 # A shipped report of an older format lacks some fields: they stay absent, not null.
-@router.get("/{study_id}", response_model_exclude_unset=True, responses={404: {"model": Message}})
+@router.get("/{study_id}", response_model_exclude_unset=True, responses={404: {"model": Refused}})
 def get_study(study_id: str, settings: SettingsDep) -> StudyDetail:
     """The recipe, its published figures, and the report shipped with it (`shipped_report`, or null)."""
     study = _study_or_404(settings, study_id)
@@ -78,7 +78,7 @@ def get_study(study_id: str, settings: SettingsDep) -> StudyDetail:
 
 
 @router.post("/{study_id}/runs", status_code=status.HTTP_201_CREATED,
-             responses={404: {"model": Message}, 422: {"description": "An unknown axis or level; each problem "
+             responses={404: {"model": Refused}, 422: {"description": "An unknown axis or level; each problem "
                                                                       "names its field."}})
 def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, settings: SettingsDep,
                     principal: InstructorDep) -> CampaignDetail:
@@ -89,7 +89,7 @@ def start_study_run(study_id: str, body: StudyRunCreate, manager: ManagerDep, se
     return CampaignDetail.model_validate(found(manager.store.get_campaign(campaign_id), "Campaign"))
 
 
-@router.get("/{study_id}/runs", responses={404: {"model": Message}})
+@router.get("/{study_id}/runs", responses={404: {"model": Refused}})
 def list_study_runs(study_id: str, store: StoreDep, settings: SettingsDep) -> StudyRunsPublic:
     """The campaigns that ran this study, oldest first."""
     study = _study_or_404(settings, study_id)
@@ -114,7 +114,7 @@ def _report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Cam
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"{str(error.args[0]).capitalize()}.") from None
 
 
-@router.get("/{study_id}/report", responses={404: {"model": Message}})
+@router.get("/{study_id}/report", responses={404: {"model": Refused}})
 def get_report(study_id: str, store: StoreDep, settings: SettingsDep, campaign: Campaigns = None,
                prefer: PreferQuery = "all") -> StudyReport:
     """satlab's medians (IQR, n) beside the published figures, bands, and the conclusion checks; the

@@ -9,7 +9,7 @@ import time
 from fastapi import APIRouter, HTTPException, status
 
 from satlab.api.deps import ManagerDep
-from satlab.api.models.common import Message
+from satlab.api.models.common import Refused
 from satlab.api.models.fidelity import CalibrationSummary
 from satlab.api.models.workers import WorkerPublic, WorkerRunPublic, WorkersPublic
 from satlab.distributed.connection import BrokerUnavailable
@@ -36,7 +36,7 @@ def _this_server(manager: RunManager) -> WorkerPublic:
                         waiting_reason=None)
 
 
-@router.get("", responses={503: {"model": Message, "description": "Redis, the broker, cannot be used: why."}})
+@router.get("", responses={503: {"model": Refused, "description": "Redis, the broker, cannot be used: why."}})
 def get_workers(manager: ManagerDep) -> WorkersPublic:
     """The workers and what each runs now: with a broker, every `satlab
     worker` whose heartbeat is alive; without one, this server itself."""
