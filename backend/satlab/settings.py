@@ -55,6 +55,9 @@ class Limits:
     run_artifact_bytes: int = _limit(256 << 20, "bytes the files one run keeps (qlogs, TLS key logs, packet "
                                                 "captures) may take, compressed, unless its scenario's "
                                                 "capture.max_bytes (at most 16 GiB) says otherwise")
+    student_capture_bytes: int = _limit(256 << 20, "bytes the files one student's run keeps may take, compressed: its "
+                                                   "capture.max_bytes, or run_artifact_bytes when it gives none and "
+                                                   "captures packets")
     login_attempts_per_minute: int = _limit(10, "sign-in attempts one client address may make in a minute")
     header_timeout_s: int = _limit(10, "seconds a client may take to send a request's headers (then its connection "
                                        "is closed)")

@@ -5,7 +5,9 @@ service's per-run directory) within a cap on their bytes.
 A file is written under a temporary name and renamed once whole, so that
 the directory never holds half a file: not after a failure, a cancel or a
 file refused for the cap. A file that would take the run past its cap is
-not kept, and the refusal is a sentence in the run's result.
+not kept, and the refusal is a sentence in the run's result; so is each
+kept file that misses part of what it records (a packet capture that
+stopped at its own cap: satlab.engine.captures).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class ArtifactSink:
     max_bytes: int
     files: list[KeptFile] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
+    incomplete: list[str] = field(default_factory=list)  # kept, but missing records: why, a sentence each
 
     @property
     def used_bytes(self) -> int:
@@ -106,4 +109,5 @@ class ArtifactSink:
     def summary(self) -> dict[str, Any]:
         """What the run's result says of its kept files."""
         return {"max_bytes": self.max_bytes, "used_bytes": self.used_bytes,
-                "files": [asdict(kept) for kept in self.files], "refused": list(self.refused)}
+                "files": [asdict(kept) for kept in self.files], "refused": list(self.refused),
+                "incomplete": list(self.incomplete)}

@@ -1,8 +1,9 @@
 """Scenario -> plan: every name, address, buffer size, seed and tool argument
 of one iteration of a run, decided before anything is created.
 
-The plan is a pure function of (scenario, run id, iteration): the same inputs
-give the same plan, so a run can be reproduced from what is stored with it.
+The plan is a pure function of (scenario, run id, iteration, and where its
+packet captures go): the same inputs give the same plan, so a run can be
+reproduced from what is stored with it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from satlab.engine.captures import CaptureRoom, PlannedCapture, capture_notes, plan_captures, tool_args
 from satlab.engine.pep.planning import PlannedPep, pep_notes, pep_sysctls, plan_peps, satellite_route_options
 from satlab.scenario import (
     MAX_FLOWS,
@@ -183,6 +185,7 @@ class Plan:
     base_rtt_ms: float
     hystart: bool | None
     peps: list[PlannedPep] = field(default_factory=list)  # the split-TCP PEP's processes (engine/pep)
+    captures: list[PlannedCapture] = field(default_factory=list)  # scenario.capture.packets (engine/captures)
     notes: list[str] = field(default_factory=list)  # what the run will not do as one might expect, and why
 
     def to_dict(self) -> dict[str, Any]:
@@ -300,13 +303,15 @@ def _netem_link(path: SatellitePath, namespaces: dict[str, str], dev: str,
                                         netem_qdisc_args(dev, path.return_, buffers["path.return"]))}
 
 
-def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
+def make_plan(scenario: Scenario, run_id: str, iteration: int = 0, capture_room: CaptureRoom | None = None) -> Plan:
+    """capture_room: where the iteration's packet captures go (None: none are written)."""
     namespaces = {role: f"{NAME_PREFIX}{run_id}-{role[:3]}" for role in ROLES}
     # Addresses exist only inside this run's namespaces, none of which has a
     # link to the host: the range never meets the host's own routes.
     octet = 64 + int(run_id, 16) % 128
     net = f"10.{octet}"
     path = scenario.path
+    captures = plan_captures(scenario, capture_room)
     # The BDP is the satellite link's, as satlink defines it; the LAN adds to the base RTT only.
     rtt_ms = path.forward.delay_ms + path.return_.delay_ms
 
@@ -334,7 +339,7 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
             namespaces["terminal"], namespaces["gateway"], f"sat{run_id}", f"sat{run_id}",
             f"{net}.1.1/24", f"{net}.1.2/24", MTU,
             [*_link_args(path.return_, path.forward, seeds, "path.return", "path.forward", buffers),
-             "--loss-rule", path.loss_rule])
+             "--loss-rule", path.loss_rule, *tool_args(captures, "link")])
     else:
         veths.append(PlannedVeth(namespaces["terminal"], f"sat{run_id}", f"{net}.1.1/24",
                                  namespaces["gateway"], f"sat{run_id}", f"{net}.1.2/24", MTU, gso_max_segs))
@@ -365,9 +370,10 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
             # LAN segment included; its outer datagrams take the ordinary routes.
             ends = (("client", "0.2", "2.2", "3.1"), ("server", "2.2", "0.2", "3.2"))
             client_addr, server_addr = f"{net}.3.1", f"{net}.3.2"
-        for role, local, remote, inner in ends:
+        for index, (role, local, remote, inner) in enumerate(ends):
             tunnels.append(PlannedTunnel(namespaces[role], f"fec{run_id}", f"{net}.{inner}/24",
-                                         f"{net}.{local}:{TUNNEL_PORT}", f"{net}.{remote}:{TUNNEL_PORT}", fec))
+                                         f"{net}.{local}:{TUNNEL_PORT}", f"{net}.{remote}:{TUNNEL_PORT}",
+                                         [*fec, *tool_args(captures, f"tunnel.{index}")]))
     # The devices beside the satellite link carry the tunnel's inner packets
     # when it spans the satellite only, its outer datagrams when it spans the path.
     access_mtu = MTU if scenario.tunnel is not None and scenario.tunnel.span == "end-to-end" else inner_mtu
@@ -383,7 +389,7 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
                 "--ba-channel", channel_spec(path.lan.channel, lan_seeds["path.lan.down.channel"])]
         if path.lan.rate_mbps is not None:
             args += ["--rate-mbps", f"{path.lan.rate_mbps:g}"]
-        args += ["--loss-rule", path.loss_rule]
+        args += ["--loss-rule", path.loss_rule, *tool_args(captures, "lan")]
         lan = PlannedLink(namespaces["client"], namespaces["terminal"], f"lan{run_id}", f"lan{run_id}",
                           f"{net}.0.2/24", f"{net}.0.1/24", access_mtu, args)
     else:
@@ -447,4 +453,4 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0) -> Plan:
         peps=plan_peps(scenario.pep, namespaces, f"lan{run_id}",
                        f"fec{run_id}" if scenario.tunnel is not None and scenario.tunnel.span == "satellite"
                        else f"sat{run_id}"),
-        notes=pep_notes(scenario))
+        captures=captures, notes=pep_notes(scenario) + capture_notes(scenario))

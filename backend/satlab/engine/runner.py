@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from satlab.engine import fidelity, links, preflight, summary, tcp_stack, topology, tunnel
+from satlab.engine import captures, fidelity, links, preflight, summary, tcp_stack, topology, tunnel
 from satlab.engine.artifacts import ArtifactSink
 from satlab.engine.cross_traffic import Iperf3CrossTraffic
 from satlab.engine.flows.base import Flow, flow_class
@@ -102,6 +102,7 @@ class _Iteration:
         # The iteration's clock starts here: the first data packet of any flow (monotonic), once known.
         self.origin: float | None = None
         self.fidelity = fidelity.FidelityRecorder()
+        self.keylog = b""  # the QUIC flows' TLS key logs, for the packet captures
 
     def _state(self, state: str) -> None:
         self.emit({"type": "state", "state": state, "run_id": self.plan.run_id, "iteration": self.plan.iteration})
@@ -122,6 +123,7 @@ class _Iteration:
             self._state("building")
             stack.enter_context(cubic_hystart(plan.hystart, plan.run_id, HYSTART_PATIENCE_S, self._stop_if_cancelled))
             stack.enter_context(topology.namespaces(plan))
+            captures.make_directory(plan.captures)
             if plan.satellite is not None:
                 self.satlink = links.start_link(plan.satellite, "satlink")
                 stack.callback(self._stop_tool, "link", self.satlink)
@@ -167,6 +169,9 @@ class _Iteration:
             tcp_counters = ({role: tcp_stack.counters(plan.namespaces[role]) for role in ("server", "client")}
                             if any(planned.transport == "tcp" for planned in plan.flows) else None)
             stack.close()  # stop every process now, so the tools print their summaries
+        # The tools have stopped and closed their captures (planned only when the run keeps files).
+        captured = captures.keep(plan.captures, self.summaries, self.keylog, self.artifacts, plan.iteration) \
+            if self.artifacts is not None else []
         series = [summary.flow_series(p, self.samples[p.index], bottleneck_mbps(self.scenario.path, p.direction),
                                       self._data_start_s(flow)) for p, flow in zip(plan.flows, flows, strict=True)]
         flow_rows = [{**summary.flow_summary(p, r, s, plan.iteration), **metrics} for p, r, s, metrics
@@ -188,12 +193,14 @@ class _Iteration:
                 "tcp_stack": tcp_counters, "pep": self.peps.summary() if self.peps is not None else None,
                 "fidelity": self.fidelity.evidence([self.summaries.get("link") if plan.satellite else None,
                                                     self.summaries.get("lan")]),
-                "seeds": plan.seeds, "plan": plan.to_dict()}
+                "captures": captured, "seeds": plan.seeds, "plan": plan.to_dict()}
 
     def _keep_files(self, flow: Flow) -> None:
         """Hand the files the flow left to the run's kept files (if the run
         keeps any), then delete them: a long run's iterations do not pile up."""
         for kept in flow.files:
+            if kept.kind == "keylog":
+                self.keylog += kept.path.read_bytes()
             if self.artifacts is not None:
                 self.artifacts.keep(f"iteration{self.plan.iteration}/flow{flow.planned.index}/{kept.name}",
                                     kept.path, kept.kind, source_gzipped=kept.compressed)
@@ -307,7 +314,9 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
     try:
         with topology.run_lock(run_id) as workdir:
             for iteration in range(scenario.iterations):
-                plan = make_plan(scenario, run_id, iteration)
+                room = captures.CaptureRoom(workdir / f"iteration{iteration}", artifacts.max_bytes) \
+                    if artifacts is not None else None
+                plan = make_plan(scenario, run_id, iteration, room)
                 outcome = _Iteration(scenario, plan, on_event, cancel, artifacts).run(workdir / f"iteration{iteration}")
                 result.iterations.append(outcome)
                 result.flows.extend(outcome["flows"])

@@ -7,7 +7,7 @@ compressed, within a cap on their bytes per run."""
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from satlab.scenario.base import Strict
 
@@ -22,24 +22,17 @@ DEFAULT_SNAP_BYTES = 128
 
 class Capture(Strict):
     """What the run keeps; packet captures are off by default, qlogs and key logs on."""
-    packets: bool = Field(default=False, description="pcapng of the satellite link and the tunnel, each packet "
-                                                     "with its fate (delivered, dropped by the buffer or the AQM, "
-                                                     "lost on the channel)")
+    packets: bool = Field(default=False, description="pcapng of the satellite link (each direction), the LAN "
+                                                     "segment and the tunnel (each endpoint's datagrams sent and "
+                                                     "received), each packet with its fate (delivered, dropped by "
+                                                     "the buffer or the AQM, lost on the channel; the tunnel's "
+                                                     "source, repair, rebuilt, given up, rejected)")
     snap_bytes: int = Field(default=DEFAULT_SNAP_BYTES, ge=64, le=65535,
-                            description="bytes of each captured packet kept (headers only by default)")
+                            description="bytes of each captured packet kept (headers only by default; Wireshark "
+                                        "decrypts QUIC only from whole packets: 1500 or more)")
     qlog: bool = Field(default=True, description="each QUIC flow's qlog from both ends (for qvis)")
     keylog: bool = Field(default=True, description="each QUIC flow's TLS secrets (NSS key log), embedded into "
                                                    "the packet captures so that Wireshark decrypts them")
     max_bytes: int | None = Field(default=None, ge=MIN_CAPTURE_BYTES, le=MAX_CAPTURE_BYTES,
                                   description="the most bytes the run's kept files may take, compressed; null: "
                                               "the service's default (run_artifact_bytes in GET /api/limits)")
-
-    @field_validator("packets")
-    @classmethod
-    def _packets_not_yet(cls, packets: bool) -> bool:
-        # Until satlink and swf-tunnel write pcapng (issue 21), a run asked for
-        # captures would end without them: refuse it instead.
-        if packets:
-            raise ValueError("packet captures are not available yet: satlink and swf-tunnel do not write pcapng "
-                             "yet; give false (qlogs and key logs are kept without them)")
-        return packets

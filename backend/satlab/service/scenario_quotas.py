@@ -122,6 +122,13 @@ def problems(scenario: Scenario, limits: Limits) -> list[Problem]:
             found.append(Problem(f"cross_traffic.{index}", f"cross_traffic.{index}: it would last until {last_s:g} s, "
                                                            f"later than a student's flow may ({longest_s} s, "
                                                            "student_flow_duration_s)"))
+    capture = scenario.capture
+    kept_bytes = capture.max_bytes or (limits.run_artifact_bytes if capture.packets else 0)
+    if kept_bytes > limits.student_capture_bytes:
+        given = "" if capture.max_bytes else " (null: run_artifact_bytes, as it captures packets)"
+        found.append(Problem("capture.max_bytes", f"capture.max_bytes: {kept_bytes} bytes{given} is more than a "
+                                                  f"student's run may keep ({limits.student_capture_bytes}, "
+                                                  "student_capture_bytes)"))
     cross_mbps = sum(cross.rate_mbps for cross in scenario.cross_traffic)
     if cross_mbps > limits.student_cross_traffic_mbps:
         found.append(Problem("cross_traffic", f"cross_traffic: {cross_mbps:g} Mbit/s in all is more than a student's "
