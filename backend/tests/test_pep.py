@@ -36,18 +36,23 @@ def namespaces_of(run_id: str) -> list[str]:
     return [name for name in topology.existing_namespaces() if run_id in name]
 
 
+def command_of(pid: str) -> str | None:
+    """A process's command name, None once it has exited."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except FileNotFoundError:
+        return None
+
+
+def processes_in(name: str, program: str) -> list[int]:
+    """The processes running program in namespace name."""
+    listed = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
+    return [int(pid) for pid in listed if command_of(pid) == program]
+
+
 def pep_processes(run_id: str) -> list[int]:
     """The satlab-pep processes running in the run's namespaces."""
-    pids = []
-    for name in namespaces_of(run_id):
-        listed = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
-        for pid in listed:
-            try:
-                if Path(f"/proc/{pid}/comm").read_text().strip() == "satlab-pep":
-                    pids.append(int(pid))
-            except FileNotFoundError:
-                continue
-    return pids
+    return [pid for name in namespaces_of(run_id) for pid in processes_in(name, "satlab-pep")]
 
 
 def alive(pid: int) -> bool:
@@ -142,8 +147,7 @@ def test_quic_passes_the_peps_untouched_and_the_plan_says_so():
 def kill_in(run_id: str, role: str, program: str) -> None:
     """SIGKILL the program (its comm) running in the run's namespace of role."""
     (name,) = [name for name in namespaces_of(run_id) if name.endswith(f"-{role[:3]}")]
-    pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
-    matching = [int(pid) for pid in pids if Path(f"/proc/{pid}/comm").read_text().strip() == program]
+    matching = processes_in(name, program)
     assert matching, f"no {program} in {name}"
     for pid in matching:
         os.kill(pid, signal.SIGKILL)
@@ -188,11 +192,17 @@ runner.run(load(sys.argv[1], ["pep={mode: distributed}"]))
 '''
 backend = subprocess.Popen([sys.executable, "-c", "import sys\n" + RUN, sys.argv[1]])
 
+def command_of(pid):
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except FileNotFoundError:  # it exited
+        return None
+
 def peps():
     found = []
     for name in topology.existing_namespaces():
         for pid in subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split():
-            if Path(f"/proc/{pid}/comm").read_text().strip() == "satlab-pep":
+            if command_of(pid) == "satlab-pep":
                 found.append((name, int(pid)))
     return found
 

@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 
+from satlab.service.store import Store
 from satlab.studies import campaign, find_study
 from tests.conftest import LABS
 from tests.test_cli import SATLAB
@@ -25,6 +26,13 @@ EXPECTED = {
 }
 
 
+def failed_runs(db: str) -> list[tuple[str, str | None]]:
+    """Each failed run's id and error: what a failed quick run says."""
+    with Store(db) as store:
+        runs, _ = store.list_runs(status="failed")
+        return [(run.run_id, run.error) for run in runs]
+
+
 @pytest.mark.needs_root
 @pytest.mark.parametrize("study_id", list(EXPECTED))
 def test_the_quick_run_runs_every_experiment_and_reports_its_metrics(study_id, tmp_path):
@@ -35,7 +43,7 @@ def test_the_quick_run_runs_every_experiment_and_reports_its_metrics(study_id, t
     # deadline (picoquic's listening line within 10 s: all four failed so at a load average of 25).
     done = subprocess.run(SATLAB + ["--db", db, "study", "run", study_id, "--quick", "--parallel", "1", "--json"],
                           capture_output=True, text=True, timeout=150)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 0, (done.stderr, failed_runs(db))
     assert json.loads(done.stdout)["progress"]["done"] == len(items)
     report = json.loads(subprocess.run(SATLAB + ["--db", db, "study", "report", study_id, "--json"],
                                        capture_output=True, text=True, timeout=30).stdout)
