@@ -39,11 +39,13 @@ RUN cd frontend && npm run build
 # The backend on Python 3.12 (aiopquic needs it; Debian 12 has 3.11) with what
 # its runs call: ip and ss (iproute2), sysctl (procps), modinfo (kmod, to
 # detect sch_netem), iperf3, openssl (QUIC certificates), ngtcp2's programs and
-# iptables (a split-TCP PEP's TPROXY rules, in the runs' own namespaces).
+# iptables (a split-TCP PEP's TPROXY rules, in the runs' own namespaces); and
+# Debian's redis-server, which compose.yaml's `redis` service runs from this
+# same image (the broker between the server and its workers).
 FROM python:3.12-slim-bookworm
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      iperf3 iproute2 procps kmod openssl ngtcp2-client ngtcp2-server iptables \
+      iperf3 iproute2 procps kmod openssl ngtcp2-client ngtcp2-server iptables redis-server \
  && rm -rf /var/lib/apt/lists/*
 COPY backend /tmp/backend
 # pip's downloads stay in BuildKit's cache, not in the image: a change of the

@@ -262,3 +262,35 @@ def test_bind_the_hystart_parameter_the_backend_writes() -> None:
     assert {"source": str(HYSTART.parent), "target": str(HYSTART.parent)} in [
         {"source": b["source"], "target": b["target"]} for b in binds]
     assert "/dev/net/tun:/dev/net/tun" in service()["devices"]
+
+
+SECRET = "${SATLAB_REDIS_PASSWORD:?"  # the secret from .env, and a refusal without one: never a default
+
+
+def test_keep_redis_on_the_stack_network_and_behind_the_secret() -> None:
+    redis = compose()["services"]["redis"]
+    assert "ports" not in redis and "network_mode" not in redis, "Redis is published nowhere"
+    assert redis["environment"]["SATLAB_REDIS_PASSWORD"].startswith(SECRET)
+    shell = redis["command"][-1]
+    assert "requirepass %s" in shell and "| exec redis-server -" in shell, "the secret goes through stdin"
+    assert "SATLAB_REDIS_PASSWORD" not in " ".join(redis["command"][:-1])
+    assert "redis-server" in " ".join(final_stage().runs()), "the image holds Debian's redis-server"
+
+
+def test_give_the_server_and_the_workers_the_same_broker() -> None:
+    services = compose()["services"]
+    urls = {name: services[name]["environment"]["SATLAB_BROKER_URL"] for name in ("satlab", "worker")}
+    assert len(set(urls.values())) == 1 and next(iter(urls.values())).startswith(f"redis://:{SECRET}")
+    assert next(iter(urls.values())).endswith("@redis:6379/0")
+
+
+def test_let_workers_scale_with_what_runs_need() -> None:
+    worker, server = compose()["services"]["worker"], service()
+    assert worker["command"] == ["satlab", "worker"] and worker["image"] == server["image"]
+    # A fixed name would make two of them one worker: each takes its container's host name.
+    assert "container_name" not in worker and "hostname" not in worker
+    for key in ("cap_add", "devices", "security_opt", "init", "stop_grace_period"):
+        assert worker[key] == server[key], f"a worker runs runs: it needs the server's {key}"
+    lock_dir = final_stage().env()["SATLAB_LOCK_DIR"]
+    assert f"{lock_dir}:{lock_dir}" in worker["volumes"], "workers on one host share its capacity and Hystart"
+    assert any(isinstance(v, dict) and v["target"] == str(HYSTART.parent) for v in worker["volumes"])

@@ -9,6 +9,7 @@ import { CampaignsSection } from './campaigns-section';
 import { RunForm } from './run-form';
 import { RunsList } from './runs-list';
 import { RunsOverlay } from './runs-overlay';
+import { WorkersPanel } from './workers-panel';
 
 const RUNS_PER_PAGE = 12;
 
@@ -55,6 +56,7 @@ function ConsoleBody({ backend }: { backend: Backend }) {
     <>
       <ConsoleSections current={section} />
       {section === 'campaigns' ? <CampaignsSection {...backend} /> : <SingleRuns {...backend} />}
+      <WorkersPanel />
     </>
   );
 }
