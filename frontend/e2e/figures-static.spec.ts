@@ -94,3 +94,29 @@ test("a study's box plot downloads with the published median in its legend and t
   expect(csv[0]).toBe(`${axisTitles[0]},Mark,${unit},About`);
   expect(csv.some((line) => line.includes(',published median,'))).toBe(true);
 });
+
+test("the FEC lab's time line downloads as a figure with its row labels, legend and run", async ({ page }) => {
+  // 160 bytes in 8-byte symbols through S(4,12), Bernoulli 20 %, seed 32: 20 sources, 5 repairs, 4 sources lost and rebuilt.
+  const text =
+    'Sliding-window FEC over a geostationary link: every repair packet mixes the last z source packets, ' +
+    'so a lost packet is rebuilt as soon as enough repairs arrive.';
+  await page.goto(`./?lab=fec&k=4&z=12&kind=bernoulli&loss=0.2&seed=32&text=${encodeURIComponent(text)}`);
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await expect(page.getByText('Packet 25 of 25')).toBeVisible();
+  const button = menuButton(page, 'Time line of the packets');
+  const svg = await download(page, button, 'SVG');
+  const received = '#37474f';
+  const rebuilt = '#1b7f3a';
+  const facts = await svgFacts(page, svg.bytes.toString('utf8'), [received, rebuilt, lost]);
+  expect(facts.error).toBeNull();
+  expect(facts.texts).toEqual(
+    expect.arrayContaining(['Sent', 'Channel', 'Receiver', 'Rebuilt', 'Repair windows', 'Source packet (ESI)', 'Rebuilt by the decoder', '✕']),
+  );
+  expect(facts.texts.join(' ')).toContain('satlab FEC lab: S(4,12), Bernoulli (independent losses) (seed 32, loss 0.2), a packet every');
+  expect(facts.texts.join(' ')).toContain('25 of 25 packets sent');
+  expect(facts.colours.sort()).toEqual([received, rebuilt, lost].sort());
+  await expectPng(page, (await download(page, button, 'PNG')).bytes, facts.widthPt);
+  const csv = (await download(page, button, 'CSV')).bytes.toString('utf8').split('\r\n');
+  expect(csv).toHaveLength(25 + 2);
+  expect(csv.filter((line) => /,source,\d+,1,,,rebuilt,\d+,$/.test(line))).toHaveLength(4);
+});

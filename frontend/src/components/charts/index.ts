@@ -4,6 +4,7 @@ export { BoxPlot, type BoxPlotGroup, type BoxPlotProps } from './box-plot';
 export { ChartExport, type ChartExportProps, type ChartFigure } from './chart-export';
 export { DownloadMenu, type DownloadMenuItem, type DownloadMenuProps } from './download-menu';
 export { type ChartTable, columnHeader, type CsvColumn, csvText } from './figure-csv';
+export { useFigureDrawing } from './figure-drawing';
 export { type FigureLegendEntry } from './figure-svg';
 export { GridRows, type GridRowsProps } from './grid-rows';
 export { LineChart, type LineChartProps, type LineSeries } from './line-chart';

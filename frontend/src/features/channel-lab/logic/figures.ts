@@ -1,5 +1,5 @@
 import { type ChartTable, columnHeader } from '../../../components/charts';
-import { channelKindLabels } from '../../../lib/channel';
+import { describeChannel } from '../../../lib/channel';
 import type { ChannelConfig } from '../../../lib/codec';
 import type { BurstBin } from './loss-pattern';
 import type { ResidualPoint } from './residual-curve';
@@ -69,17 +69,10 @@ export function lossTable(lost: Uint8Array, packetMs: number): ChartTable<number
   };
 }
 
-const settingText = (value: unknown) =>
-  Array.isArray(value) ? value.map((interval: { startMs: number; endMs: number }) => `${interval.startMs}-${interval.endMs}`).join(',') : String(value);
-
 /**
- * channelSource says which channel drew a figure's losses, with every setting and its seed (the
- * codec's names, as in the page's address): the same settings draw the same losses.
+ * channelSource says which channel drew a figure's losses, with every setting and its seed: the
+ * same settings draw the same losses.
  */
 export function channelSource(channel: ChannelConfig, packetMs: number): string {
-  const { kind, ...settings } = channel;
-  const described = Object.entries(settings)
-    .map(([name, value]) => `${name} ${settingText(value)}`)
-    .join(', ');
-  return `satlab channel lab: ${channelKindLabels[kind]}${described ? ` (${described})` : ''}, a packet every ${packetMs} ms`;
+  return `satlab channel lab: ${describeChannel(channel)}, a packet every ${packetMs} ms`;
 }

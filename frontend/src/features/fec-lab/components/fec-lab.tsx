@@ -10,6 +10,7 @@ import { viewEquations } from '../logic/equations';
 import { type FecRunConfig, fecCounters } from '../logic/fec-run';
 import { decoderWindowEsis } from '../logic/give-up-rule';
 import { sampleImage } from '../logic/sample-image';
+import { timelineSource } from '../logic/timeline-figure';
 import { CodeFields } from './code-fields';
 import { CountersPanel } from './counters-panel';
 import { EquationsTable } from './equations-table';
@@ -123,7 +124,11 @@ export function FecLab({ codec, preset }: FecLabProps) {
           <h2 id={`${id}-timeline`}>
             Time line of S({state.k},{state.z})
           </h2>
-          <PacketTimeline view={view} />
+          <PacketTimeline
+            view={view}
+            source={prepared.config ? timelineSource(view, state.k, state.z, prepared.config.channel, state.packetMs) : ''}
+            legend={timelineLegend(state.z)}
+          />
           <TimelineLegend z={state.z} />
         </section>
       )}
@@ -187,18 +192,20 @@ function prepareRun(settings: RunSettings): { config?: FecRunConfig; error?: str
   }
 }
 
+/** The time line's marks, [class, what it is]: its legend on the page and in its figure. */
+const timelineLegend = (z: number): [string, string][] => [
+  ['packet-source', 'Source packet (ESI)'],
+  ['packet-repair', 'Repair packet'],
+  ['receiver-received', 'Received'],
+  ['receiver-missing', 'Lost, still missing'],
+  ['receiver-rebuilt', 'Rebuilt by the decoder'],
+  ['receiver-given-up', `Given up: ${decoderWindowEsis(z)} or more ESIs behind the newest the decoder heard of`],
+];
+
 function TimelineLegend({ z }: { z: number }) {
-  const entries: [string, string][] = [
-    ['packet-source', 'Source packet (ESI)'],
-    ['packet-repair', 'Repair packet'],
-    ['receiver-received', 'Received'],
-    ['receiver-missing', 'Lost, still missing'],
-    ['receiver-rebuilt', 'Rebuilt by the decoder'],
-    ['receiver-given-up', `Given up: ${decoderWindowEsis(z)} or more ESIs behind the newest the decoder heard of`],
-  ];
   return (
     <ul className="legend" aria-label="Legend">
-      {entries.map(([className, label]) => (
+      {timelineLegend(z).map(([className, label]) => (
         <li key={className}>
           <svg width="18" height="14" aria-hidden="true">
             <rect className={className} x="1" y="1" width="16" height="12" rx="2" />
