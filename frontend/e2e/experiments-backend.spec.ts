@@ -109,6 +109,8 @@ test.describe('refusals', () => {
     await form.getByRole('button', { name: 'Run' }).click();
     await expect(form.getByLabel('More overrides')).toHaveAccessibleDescription(/path\.forward\.rate_mbps: Input should be greater than 0/);
     await expect(form.getByLabel('More overrides')).toHaveAttribute('aria-invalid', 'true');
+    // The refusal is where the person acts: the field it names takes the focus (issue 18).
+    await expect(form.getByLabel('More overrides')).toBeFocused();
     await page.screenshot({ path: 'test-output/experiments-refused.png' });
 
     await form.getByLabel('More overrides').fill('no equals sign');

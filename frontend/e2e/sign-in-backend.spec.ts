@@ -69,7 +69,10 @@ test.describe('refusals', () => {
     await join.getByRole('button', { name: 'Join' }).click();
     await expect(student.getByText('Signed in as Ada, a student of this class.')).toBeVisible();
     const quotas = student.getByRole('region', { name: 'What you may run' });
-    await expect(quotas.getByRole('row', { name: 'runs one student may have queued or running at once 2' })).toBeVisible();
+    await expect(quotas.getByRole('row', { name: 'Runs one student may have queued or running at once 2' })).toBeVisible();
+    // Each quota in words and units (issue 18: "50000000", and "1 lets students start campaigns, 0 keeps them… | 0").
+    await expect(quotas.getByRole('row', { name: "Bytes one flow of a student's run may move (size_bytes) 50 MB (50,000,000 bytes)" })).toBeVisible();
+    await expect(quotas.getByRole('row', { name: 'Students may start campaigns no' })).toBeVisible();
     const key = (await student.getByRole('status', { name: 'Your personal key' }).textContent()) ?? '';
     expect(key).toMatch(/^[A-Z2-9]{10}$/);
     await student.screenshot({ path: 'test-output/sign-in-student.png', fullPage: true });
@@ -126,8 +129,8 @@ test('the instructor changes a quota within its ceiling and the presets students
   await join.getByLabel('Your name').fill('Grace');
   await join.getByRole('button', { name: 'Join' }).click();
   const inForce = student.getByRole('region', { name: 'What you may run' });
-  await expect(inForce.getByRole('row', { name: 'runs one student may have queued or running at once 1' })).toBeVisible();
-  await expect(inForce.getByRole('row', { name: '1 lets students start campaigns, 0 keeps them to the instructor 1' })).toBeVisible();
+  await expect(inForce.getByRole('row', { name: 'Runs one student may have queued or running at once 1' })).toBeVisible();
+  await expect(inForce.getByRole('row', { name: 'Students may start campaigns yes' })).toBeVisible();
 
   // The presets students may run: only geo-ideal, then every one again.
   const presets = page.getByRole('form', { name: 'Presets students may run' });
@@ -144,4 +147,76 @@ test('the instructor changes a quota within its ceiling and the presets students
   const defaults = await (await page.request.get(`${site}api/class/quotas`)).json();
   const values = Object.fromEntries(defaults.map((quota: { name: string; default: number }) => [quota.name, quota.default]));
   expect((await page.request.put(`${site}api/class/quotas`, { data: values })).status()).toBe(200);
+});
+
+/** signInAsInstructor signs page in as the instructor and gives the class code. */
+async function signInAsInstructor(page: import('@playwright/test').Page): Promise<string> {
+  await page.goto(`${site}?lab=sign-in`);
+  const signIn = page.getByRole('form', { name: 'Instructor sign-in' });
+  await signIn.getByLabel('Instructor token').fill(TOKEN);
+  await signIn.getByRole('button', { name: 'Sign in as instructor' }).click();
+  return (await page.getByRole('status', { name: 'The class code' }).textContent()) ?? '';
+}
+
+test.describe('what a role may do', () => {
+  // A signed-out browser's requests are refused (401), on purpose.
+  test.use({ expectedFailures: [/\/api\/(runs|limits|capabilities|labs|openapi\.json|events)\b/] });
+
+  test('a student is offered what the role allows, quotas are checked before sending, refusals show where the student acts', async ({
+    page,
+    browser,
+  }) => {
+    const code = await signInAsInstructor(page);
+    const student = await (await browser.newContext()).newPage();
+    await student.goto(`${site}?lab=sign-in`);
+    const join = student.getByRole('form', { name: 'Join the class' });
+    await join.getByLabel('Class code').fill(code);
+    await join.getByLabel('Your name').fill('Lin');
+    await join.getByRole('button', { name: 'Join' }).click();
+    await expect(student.getByText('Signed in as Lin, a student of this class.')).toBeVisible();
+
+    // The quota, from GET /api/limits, beside the field: nothing is sent.
+    await student.goto(`${site}?lab=experiments`);
+    const form = student.getByRole('form', { name: 'New run' });
+    const size = form.getByLabel('Size, bytes');
+    await size.fill('60000000');
+    await expect(size).toHaveAccessibleDescription(/Your quota lets a flow move at most 50 MB \(50,000,000 bytes\) \(student_flow_bytes/);
+    await expect(form.getByRole('button', { name: 'Run' })).toBeDisabled();
+
+    // Campaigns are the instructor's here: the form says so, and offers nothing to send.
+    await student.goto(`${site}?lab=experiments&view=campaigns`);
+    const campaign = student.getByRole('form', { name: 'New campaign' });
+    await expect(campaign.getByRole('note')).toContainText("Campaigns are the instructor's on this server");
+    await expect(campaign.getByLabel('Iterations')).toBeDisabled();
+    await expect(campaign.getByRole('button', { name: 'Start campaign' })).toBeDisabled();
+
+    // Signed out while the form is open (the instructor removes the student): the refusal comes beside
+    // Run, takes the focus, is announced, and links to Sign in.
+    await student.goto(`${site}?lab=experiments`);
+    await form.getByLabel('Size, bytes').fill('200000');
+    await page.reload();
+    await page.getByRole('region', { name: 'Students' }).getByRole('button', { name: 'Remove Lin' }).click();
+    await expect(page.getByRole('region', { name: 'Students' })).not.toContainText('Lin ·');
+    const run = form.getByRole('button', { name: 'Run' });
+    await run.scrollIntoViewIfNeeded();
+    await run.click();
+    const refusal = form.getByRole('alert');
+    await expect(refusal).toContainText('This server wants to know who starts a run: sign in first');
+    await expect(refusal).toBeFocused();
+    const [runBox, refusalBox] = [await run.boundingBox(), await refusal.boundingBox()];
+    expect(Math.abs((refusalBox?.y ?? 0) - (runBox?.y ?? 0))).toBeLessThan(200);
+    await expect(refusal).toBeInViewport();
+    await refusal.getByRole('link', { name: 'sign in' }).click();
+    await expect(student.getByRole('form', { name: 'Join the class' })).toBeVisible();
+  });
+
+  test('a signed-out visitor is told to sign in, with a link, and shown no form', async ({ page }) => {
+    // The API tells a signed-out visitor nothing (401): the page says why, not "(POST /api/auth/instructor or …)".
+    await page.goto(`${site}?lab=experiments`);
+    const why = page.getByRole('region', { name: 'Experiments need you to sign in' });
+    await expect(why).toContainText('This server wants to know who runs what: sign in as the instructor');
+    await expect(page.getByRole('form', { name: 'New run' })).toHaveCount(0);
+    await why.getByRole('link', { name: 'sign in' }).click();
+    await expect(page.getByRole('form', { name: 'Instructor sign-in' })).toBeVisible();
+  });
 });

@@ -1,17 +1,6 @@
 import { postJson, request } from '../../../shared/api';
+import type { Limit, Me } from '../../../shared/session';
 import { type OpenApiDocument, quotaLimitsFromOpenApi } from './quota-limits';
-
-/**
- * Who this browser's session is (GET /api/auth/me); open_access: the server needs no sign-in; key: a
- * student's personal key, what signing in again with their name from another browser needs.
- */
-export interface Me {
-  role: 'instructor' | 'student' | 'anonymous';
-  id: string | null;
-  name: string | null;
-  open_access: boolean;
-  key?: string | null;
-}
 
 /** A student of the class: their personal key is what signing in as them again needs. */
 export interface Student {
@@ -32,12 +21,6 @@ export interface ClassInfo {
   retention_days: number;
 }
 
-export interface Limit {
-  name: string;
-  value: number;
-  description: string;
-}
-
 /** A quota the instructor may change (GET api/class/quotas): its default is the environment's value. */
 export interface Quota extends Limit {
   default: number;
@@ -47,11 +30,13 @@ export interface Quota extends Limit {
 /** The body of PUT api/class/quotas: every quota's value, by name. */
 export type QuotaValues = Record<string, number>;
 
+// Who this browser is and the server's limits are shared/session's: the console asks them too.
+export { type Limit, type Me, getLimits, getMe } from '../../../shared/session';
+
 // The session cookie goes with every request: same origin (it is HttpOnly and SameSite=Strict,
 // so scripts never see it).
 const post = <Body>(path: string, body: unknown = {}) => request<Body>(path, postJson(body));
 
-export const getMe = () => request<Me>('auth/me');
 export const signInInstructor = (token: string) => post<Me>('auth/instructor', { token });
 /** joinClass signs a student in; a name taken in the class needs its key (this browser keeps the keys it was given). */
 export const joinClass = (classCode: string, name: string, key = '') =>
@@ -64,7 +49,6 @@ export const removeStudent = (studentId: string) =>
   request<{ message: string }>(`class/students/${encodeURIComponent(studentId)}`, { method: 'DELETE' });
 /** newStudentKey replaces a student's personal key (the old one no longer signs in) and ends their sessions. */
 export const newStudentKey = (studentId: string) => post<Student>(`class/students/${encodeURIComponent(studentId)}/key`);
-export const getLimits = () => request<Limit[]>('limits');
 export const getQuotas = () => request<Quota[]>('class/quotas');
 /** A preset of labs/ (GET api/labs), as the instructor chooses among them. */
 export interface Preset {

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { paths } from '../../../config/paths';
 import { BackendMissingError, BackendUnreachableError } from '../../../shared/api';
+import { limitNameInWords, limitValueInWords } from '../../../shared/session';
 import {
   type ClassInfo,
   getClass,
@@ -238,8 +239,8 @@ function StudentView({ personalKey }: { personalKey: string | null }) {
         <tbody>
           {quotas.map((limit) => (
             <tr key={limit.name}>
-              <th scope="row">{limit.description}</th>
-              <td>{limit.value}</td>
+              <th scope="row">{limitNameInWords(limit.name, limit.description)}</th>
+              <td>{limitValueInWords(limit.name, limit.value)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { FieldProblems, NumberField, type NumberLimit, SubmitRow, useFieldProblems } from '../../../components/form';
 import { ApiError } from '../../../shared/api';
+import { limitValueInWords } from '../../../shared/session';
 import { getQuotaLimits, getQuotas, type Quota, type QuotaValues, setQuotas } from '../api/client';
 
 /** The one quota that is a yes or no: students may start campaigns (1) or not (0). */
@@ -114,7 +115,7 @@ export function QuotasForm({ onSaved }: QuotasFormProps) {
             onChange={(value) => change(quota.name, value)}
             {...limits[quota.name]}
             step={1}
-            hint={`Default ${quota.default}; at most ${quota.ceiling}.`}
+            hint={`${limitValueInWords(quota.name, values[quota.name])} now. Default ${limitValueInWords(quota.name, quota.default)}; at most ${limitValueInWords(quota.name, quota.ceiling)}.`}
             problems={refused.byField[quota.name]}
             onProblem={typed.reporter(quota.name)}
           />

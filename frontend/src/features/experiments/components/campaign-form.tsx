@@ -1,12 +1,15 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { NumberField, SubmitRow, TextField, useFieldProblems } from '../../../components/form';
 import { createCampaign, type CampaignDetail, type CampaignSpec, type Capabilities, type Lab } from '../../../shared/runs';
+import { mayStartCampaigns, mustSignIn, type Session } from '../../../shared/session';
 import type { Limits } from '../api/limits';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
+import { useRefusalFocus } from '../hooks/use-refusal-focus';
 import { useSubmission } from '../hooks/use-submission';
 import { LabChoice } from './lab-choice';
 import { Refusal } from './refusal';
+import { SignInNotice } from './sign-in-notice';
 import { type CampaignChoices, type MatrixRow, campaignPlan, initialCampaignChoices } from '../logic/campaign-request';
 import { campaignChoices } from '../logic/clone';
 import { formatCount } from '../logic/format';
@@ -20,6 +23,8 @@ export interface CampaignFormProps {
   labs: Lab[];
   /** The backend's limits of the fields (from its OpenAPI document). */
   limits: Limits;
+  /** Who this browser is and the server's limits, once known: a role that may not start campaigns sees why. */
+  session?: Session;
   /** A stored campaign's file to start from (Edit a copy), instead of the default campaign. */
   clone?: CampaignSpec;
   /** Called with each campaign the API accepted. */
@@ -32,7 +37,7 @@ export interface CampaignFormProps {
  * Hystart setting a matrix over congestion controls needs, and shows the API's refusals beside
  * the field (or matrix parameter) they concern.
  */
-export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: CampaignFormProps) {
+export function CampaignForm({ capabilities, labs, limits, clone, onStarted, session }: CampaignFormProps) {
   const usable = labs.filter((lab) => lab.error === null);
   const [choices, setChoices] = useState<CampaignChoices>(
     () =>
@@ -45,6 +50,12 @@ export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: C
   const plan = campaignPlan(choices, scenario);
   const { refused, submitting, submit: send, clear } = useSubmission('campaign');
   const typed = useFieldProblems();
+  const form = useRef<HTMLFormElement>(null);
+  const refusal = useRef<HTMLDivElement>(null);
+  useRefusalFocus(form, refusal, refused);
+  const signInFirst = session !== undefined && mustSignIn(session.me);
+  // A student may not start campaigns unless the instructor's quota lets students: the form says so, disabled.
+  const notForThisRole = session !== undefined && !signInFirst && !mayStartCampaigns(session);
 
   const placed = placeProblems(refused?.problems ?? [], plan.targets);
   const problemsOfField = (name: string) => [...(plan.problems[name] ?? []), ...(placed.byTarget[name] ?? [])];
@@ -53,6 +64,8 @@ export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: C
   const formIsRight = formProblems.length === 0;
   const blockers = [
     ...(capabilities.root ? [] : ['The backend runs as an ordinary user: campaigns need root.']),
+    ...(signInFirst ? ['This server wants a sign-in first.'] : []),
+    ...(notForThisRole ? ['Students may not start campaigns on this server.'] : []),
     ...(scenario === null ? ['The base scenario has not loaded.'] : []),
     ...formProblems,
   ];
@@ -68,7 +81,14 @@ export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: C
   };
 
   return (
-    <form className="lab-settings run-form campaign-form" aria-label="New campaign" onSubmit={submit} noValidate>
+    <form className="lab-settings run-form campaign-form" aria-label="New campaign" onSubmit={submit} noValidate ref={form}>
+      {signInFirst && <SignInNotice what="campaigns" />}
+      {notForThisRole && (
+        <p className="notice" role="note">
+          Campaigns are the instructor&apos;s on this server: the quota &ldquo;Students may start campaigns&rdquo; is no
+          (student_campaigns, set by the instructor). You can open the campaigns the instructor shares; single runs are yours to start.
+        </p>
+      )}
       {!capabilities.root && (
         <p className="notice" role="note">
           Campaigns need root: their runs build network namespaces and TUN devices, and this backend runs as an ordinary user.
@@ -76,7 +96,7 @@ export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: C
         </p>
       )}
       {loaded}
-      <Refusal what="campaign" failure={refused?.failure} problems={placed.general} />
+      <fieldset className="plain" disabled={notForThisRole || signInFirst}>
       <fieldset>
         <legend>Base scenario</legend>
         <LabChoice
@@ -198,7 +218,9 @@ export function CampaignForm({ capabilities, labs, limits, clone, onStarted }: C
           <p className="hint">Nothing would be sent: see why beside Start campaign.</p>
         )}
       </details>
+      </fieldset>
       <SubmitRow label="Start campaign" busyLabel="Starting…" busy={submitting} blockers={blockers} />
+      <Refusal what="campaign" failure={refused?.failure} problems={placed.general} signIn={refused?.signIn} ref={refusal} />
     </form>
   );
 }

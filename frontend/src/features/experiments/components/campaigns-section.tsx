@@ -1,6 +1,7 @@
 import type { Limits } from '../api/limits';
 import { useState } from 'react';
 import type { CampaignDetail, CampaignSpec, Capabilities, Lab } from '../../../shared/runs';
+import type { Session } from '../../../shared/session';
 import { useCampaignInUrl } from '../hooks/use-campaign-in-url';
 import { useCampaigns } from '../hooks/use-campaigns';
 import { CampaignForm } from './campaign-form';
@@ -11,10 +12,12 @@ export interface CampaignsSectionProps {
   capabilities: Capabilities;
   labs: Lab[];
   limits: Limits;
+  /** Who this browser is and the server's limits, once known. */
+  session?: Session;
 }
 
 /** CampaignsSection is the console's campaigns: the form to start one, the one on show, and the stored ones. */
-export function CampaignsSection({ capabilities, labs, limits }: CampaignsSectionProps) {
+export function CampaignsSection({ capabilities, labs, limits, session }: CampaignsSectionProps) {
   const [campaignId, openCampaign] = useCampaignInUrl();
   const campaigns = useCampaigns();
   // A stored campaign loaded into the form: a new form (key) starts from its file.
@@ -32,6 +35,7 @@ export function CampaignsSection({ capabilities, labs, limits }: CampaignsSectio
         limits={limits}
         clone={clone?.spec}
         onStarted={started}
+        session={session}
       />
       <div className="lab-stage">
         {campaignId ? (

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { type ConsoleSection, inAddress, paths } from '../../../config/paths';
 import { type Run, BackendConnectionContext, RunPanel } from '../../../shared/runs';
+import { type Session, useSession } from '../../../shared/session';
 import { type Backend, useBackend } from '../hooks/use-backend';
 import { useRunInUrl } from '../hooks/use-run-in-url';
 import { useRuns } from '../hooks/use-runs';
@@ -30,6 +31,7 @@ export function ExperimentConsole() {
 
 /** ConsoleBody is the console once the backend answered: what it needs of it, or its sections. */
 function ConsoleBody({ backend }: { backend: Backend }) {
+  const session = useSession();
   if (backend.status === 'checking') return <p role="status">Looking for the satlab backend…</p>;
   if (backend.status === 'missing') {
     return (
@@ -44,6 +46,17 @@ function ConsoleBody({ backend }: { backend: Backend }) {
       </section>
     );
   }
+  if (backend.status === 'sign-in') {
+    return (
+      <section className="panel notice-panel" aria-labelledby="sign-in-first">
+        <h2 id="sign-in-first">Experiments need you to sign in</h2>
+        <p>
+          This server wants to know who runs what: <a href={paths.page('sign-in')}>sign in</a> as the instructor, or join the class with
+          its code. The FEC and channel labs and the Studies page work without it.
+        </p>
+      </section>
+    );
+  }
   if (backend.status === 'failed') {
     return (
       <p className="error" role="alert">
@@ -55,7 +68,7 @@ function ConsoleBody({ backend }: { backend: Backend }) {
   return (
     <>
       <ConsoleSections current={section} />
-      {section === 'campaigns' ? <CampaignsSection {...backend} /> : <SingleRuns {...backend} />}
+      {section === 'campaigns' ? <CampaignsSection {...backend} session={session} /> : <SingleRuns {...backend} session={session} />}
       <WorkersPanel />
     </>
   );
@@ -84,7 +97,7 @@ function ConsoleSections({ current }: { current: ConsoleSection }) {
 }
 
 /** SingleRuns is the console's first section: the run form, the run on show, and the stored runs. */
-function SingleRuns({ capabilities, labs, limits }: Extract<Backend, { status: 'ready' }>) {
+function SingleRuns({ capabilities, labs, limits, session }: Extract<Backend, { status: 'ready' }> & { session?: Session }) {
   const [runId, openRun] = useRunInUrl();
   const runs = useRuns(RUNS_PER_PAGE);
   // A stored run loaded into the form: a new form (key) starts from it.
@@ -100,7 +113,15 @@ function SingleRuns({ capabilities, labs, limits }: Extract<Backend, { status: '
   };
   return (
     <div className="lab">
-      <RunForm key={clone?.version ?? 0} capabilities={capabilities} labs={labs} limits={limits} clone={clone ?? undefined} onStarted={started} />
+      <RunForm
+        key={clone?.version ?? 0}
+        capabilities={capabilities}
+        labs={labs}
+        limits={limits}
+        clone={clone ?? undefined}
+        onStarted={started}
+        session={session}
+      />
       <div className="lab-stage">
         {runId ? (
           <RunPanel

@@ -1,13 +1,17 @@
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { FieldProblems, describedBy, NumberField, SelectField, SubmitRow, useFieldProblems } from '../../../components/form';
 import { createRun, type Capabilities, type Lab, type Run, type Scenario } from '../../../shared/runs';
+import { heldToStudentQuotas, mustSignIn, type Session } from '../../../shared/session';
 import type { Limits } from '../api/limits';
 import { useLab } from '../hooks/use-lab';
 import { useLoadedNotice } from '../hooks/use-loaded-notice';
+import { useRefusalFocus } from '../hooks/use-refusal-focus';
 import { useSubmission } from '../hooks/use-submission';
 import { cloneChoices } from '../logic/clone';
 import { LabChoice } from './lab-choice';
 import { Refusal } from './refusal';
+import { SignInNotice } from './sign-in-notice';
+import { flowQuotaProblems } from '../logic/quota-check';
 import { formatBytes } from '../logic/format';
 import {
   type RunChoices,
@@ -31,6 +35,8 @@ export interface RunFormProps {
   clone?: { runId: string; lab: string; scenario: Scenario };
   /** Called with each run the API accepted. */
   onStarted: (run: Run) => void;
+  /** Who this browser is and the server's limits, once known: a student's quotas are checked before sending. */
+  session?: Session;
 }
 
 /** The redundancy settings of the studies behind satlab. */
@@ -53,7 +59,7 @@ const hystartValue = (hystart: boolean | null) => (hystart === null ? 'host' : h
  * API's dotted.path=value overrides (and shown as the same satlab command), and the API's refusals
  * beside the control of the field they name.
  */
-export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFormProps) {
+export function RunForm({ capabilities, labs, limits, clone, onStarted, session }: RunFormProps) {
   const id = useId();
   const usable = labs.filter((lab) => lab.error === null);
   const [labName, setLabName] = useState(
@@ -70,6 +76,9 @@ export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFor
   );
   const { refused, submitting, submit: send, clear } = useSubmission('run');
   const typed = useFieldProblems();
+  const form = useRef<HTMLFormElement>(null);
+  const refusal = useRef<HTMLDivElement>(null);
+  useRefusalFocus(form, refusal, refused);
 
   const update = (patch: Partial<RunChoices>) => choices && setEdited({ lab: labName, choices: { ...choices, ...patch } });
   const extra = parseExtra(choices?.extra ?? '');
@@ -88,12 +97,20 @@ export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFor
     { name: 'tunnel', paths: ['tunnel'] },
   ];
   const placed = placeProblems(refused?.problems ?? [], targets);
-  const problemsOfField = (name: string) => placed.byTarget[name] ?? [];
+  // A student's quotas, from the server's limits: beside the field before anything is sent.
+  const quotaProblems =
+    session && heldToStudentQuotas(session.me) && choices && scenario
+      ? flowQuotaProblems({ sizeBytes: choices.sizeBytes, durationS: scenario.flows[0].duration_s ?? null }, session.limits)
+      : [];
+  const problemsOfField = (name: string) => [...(name === 'size' ? quotaProblems : []), ...(placed.byTarget[name] ?? [])];
+  const signInFirst = session !== undefined && mustSignIn(session.me);
   const transports = capabilities.transports;
   const transport = transports.find((candidate) => candidate.name === choices?.transport);
   // Why nothing would be sent now: the form sends only what it shows.
   const blockers = [
     ...(capabilities.root ? [] : ['The backend runs as an ordinary user: runs need root.']),
+    ...(signInFirst ? ['This server wants a sign-in first.'] : []),
+    ...quotaProblems,
     ...(choices === null ? ['The lab has not loaded.'] : []),
     ...typed.problems,
     ...extra.problems,
@@ -106,7 +123,8 @@ export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFor
   };
 
   return (
-    <form className="lab-settings run-form" aria-label="New run" onSubmit={submit} noValidate>
+    <form className="lab-settings run-form" aria-label="New run" onSubmit={submit} noValidate ref={form}>
+      {signInFirst && <SignInNotice what="runs" />}
       {!capabilities.root && (
         <p className="notice" role="note">
           Runs need root: they build network namespaces and TUN devices, and this backend runs as an ordinary user. Start it as
@@ -114,7 +132,6 @@ export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFor
         </p>
       )}
       {loaded}
-      <Refusal what="run" failure={refused?.failure} problems={placed.general} />
       <fieldset>
         <legend>Lab</legend>
         <LabChoice
@@ -274,6 +291,7 @@ export function RunForm({ capabilities, labs, limits, clone, onStarted }: RunFor
         </>
       )}
       <SubmitRow label="Run" busyLabel="Starting…" busy={submitting} blockers={blockers} />
+      <Refusal what="run" failure={refused?.failure} problems={placed.general} signIn={refused?.signIn} ref={refusal} />
     </form>
   );
 }

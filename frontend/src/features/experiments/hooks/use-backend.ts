@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { BackendMissingError } from '../../../shared/api';
+import { ApiError, BackendMissingError } from '../../../shared/api';
 import { type Capabilities, getCapabilities, getLabs, type Lab, openStream, whenUnreachable } from '../../../shared/runs';
 import { getOpenApi, type Limits, limitsFromOpenApi } from '../api/limits';
 import { connectionReducer, initialConnection, retryDelayMs } from '../logic/connection';
@@ -8,6 +8,8 @@ export type Backend =
   | { status: 'checking' }
   | { status: 'missing'; message: string }
   | { status: 'failed'; message: string }
+  /** The backend wants a sign-in before it says anything (401). */
+  | { status: 'sign-in' }
   | { status: 'ready'; capabilities: Capabilities; labs: Lab[]; limits: Limits };
 
 /**
@@ -39,7 +41,9 @@ export function useBackend() {
         setBackend(
           error instanceof BackendMissingError
             ? { status: 'missing', message: error.message }
-            : { status: 'failed', message: `The satlab backend answered with an error: ${error.message}` },
+            : error instanceof ApiError && error.status === 401
+              ? { status: 'sign-in' }
+              : { status: 'failed', message: `The satlab backend answered with an error: ${error.message}` },
         );
       },
     );

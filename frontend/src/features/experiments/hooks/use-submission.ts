@@ -8,6 +8,8 @@ export interface Refused {
   problems: Problem[];
   /** Why the request did not go through otherwise: nobody answered, or a server error. */
   failure?: string;
+  /** The server wants a sign-in first (401): the refusal links to Sign in. */
+  signIn?: boolean;
 }
 
 /**
@@ -31,9 +33,11 @@ export function useSubmission(what: string) {
       } catch (error) {
         whenUnreachable(error, reportLost);
         setRefused(
-          error instanceof ApiError && error.problems.length > 0
-            ? { problems: problemsOf(error.problems) }
-            : { problems: [], failure: `The ${what} did not start: ${(error as Error).message}` },
+          error instanceof ApiError && error.status === 401
+            ? { problems: [], signIn: true }
+            : error instanceof ApiError && error.problems.length > 0
+              ? { problems: problemsOf(error.problems) }
+              : { problems: [], failure: `The ${what} did not start: ${(error as Error).message}` },
         );
       } finally {
         setSubmitting(false);
