@@ -3,6 +3,7 @@ import { type CampaignList, CampaignProgressBar } from '../../../shared/runs';
 import { paths } from '../../../config/paths';
 import { formatCreated } from '../logic/format';
 import { openInPlace } from './open-in-place';
+import { ListHead } from './list-head';
 
 export interface CampaignsListProps {
   /** The newest campaigns; null while they load. */
@@ -22,17 +23,7 @@ export function CampaignsList({ list, error, selected, onOpen, onRefresh }: Camp
   const open = (campaignId: string) => openInPlace(onOpen, campaignId);
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <div className="run-head">
-        <h2 id={headingId}>Campaigns</h2>
-        <button type="button" onClick={onRefresh}>
-          Refresh
-        </button>
-      </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ListHead headingId={headingId} title="Campaigns" error={error} onRefresh={onRefresh} />
       {list && list.count === 0 && <p className="muted">No campaigns yet: start one with the form.</p>}
       {list && list.count > 0 && (
         <div className="table-scroll">

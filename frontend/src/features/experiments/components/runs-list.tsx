@@ -3,6 +3,7 @@ import type { RunList } from '../../../shared/runs';
 import { paths } from '../../../config/paths';
 import { describeFlows, flowFigure, formatCreated } from '../logic/format';
 import { openInPlace } from './open-in-place';
+import { ListHead } from './list-head';
 
 export interface RunsListProps {
   /** One page of runs, newest first; null while it loads. */
@@ -32,17 +33,7 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
   const last = Math.min((page + 1) * pageSize, list?.count ?? 0);
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <div className="run-head">
-        <h2 id={headingId}>Runs</h2>
-        <button type="button" onClick={onRefresh}>
-          Refresh
-        </button>
-      </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ListHead headingId={headingId} title="Runs" error={error} onRefresh={onRefresh} />
       {list && list.count === 0 && <p className="muted">No runs yet: start one with the form.</p>}
       {list && list.count > 0 && (
         <>

@@ -3,6 +3,7 @@ import { paths } from '../../../config/paths';
 import { getWorkers } from '../api/workers';
 import { useLiveList } from '../hooks/use-live-list';
 import { capacityOf, kindName } from '../logic/workers';
+import { ListHead } from './list-head';
 
 // A run starting or ending changes what a worker runs.
 const changesWorkers = (event: { type: string }) => event.type === 'state' || event.type === 'summary';
@@ -17,17 +18,7 @@ export function WorkersPanel() {
   const { list, error, refresh } = useLiveList(load, 'workers', changesWorkers);
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <div className="run-head">
-        <h2 id={headingId}>Workers</h2>
-        <button type="button" onClick={refresh}>
-          Refresh
-        </button>
-      </div>
-      {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      )}
+      <ListHead headingId={headingId} title="Workers" error={error} onRefresh={refresh} />
       {list?.broker === 'none' && <p className="muted">No broker is set: this server runs every run itself.</p>}
       {list?.broker === 'connected' && list.workers.length === 0 && (
         <p className="muted">No worker is connected: queued runs wait in Redis until one starts (satlab worker).</p>
