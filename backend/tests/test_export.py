@@ -315,16 +315,18 @@ def test_the_counters_of_every_fate_reach_the_sample_exports(store):
 
 
 def test_a_run_archive_holds_every_file_with_a_manifest(store, tmp_path):
-    sink = RunArtifacts.beside(store.path).sink("a1b2c3", 1 << 20)
+    # A run of its own: a finished run's result is kept once.
+    store.create_run("b2c3d4", SCENARIO, PROVENANCE)
+    store.add_sample(sample_event("b2c3d4", t_s=0.0, iteration=0))
+    sink = RunArtifacts.beside(store.path).sink("b2c3d4", 1 << 20)
     qlog = tmp_path / "client.qlog"
     qlog.write_text('{"qlog_version": "draft-00", "traces": []}')
     kept = sink.keep("iteration0/flow0/picoquic-client-abc.qlog", qlog, "qlog")
     keylog = tmp_path / "keylog.txt"
     keylog.write_text("CLIENT_TRAFFIC_SECRET_0 00 11\n")
     sink.keep("iteration0/flow0/tls-keylog.txt", keylog, "keylog")
-    result = {**store.get_run("a1b2c3").result, "artifacts": sink.summary()}
-    store.finish_run("a1b2c3", result)
-    archive = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "a1b2c3", "all", "parquet"))))
+    assert store.finish_run("b2c3d4", {**run_result("b2c3d4"), "artifacts": sink.summary()})
+    archive = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "b2c3d4", "all", "parquet"))))
     manifest = json.loads(archive.read("manifest.json"))
     names = [file["name"] for file in manifest["files"]]
     assert names == ["flow-samples.parquet", "link-samples.parquet", "tunnel-samples.parquet", "summary.parquet",
@@ -335,8 +337,8 @@ def test_a_run_archive_holds_every_file_with_a_manifest(store, tmp_path):
         assert (len(data), hashlib.sha256(data).hexdigest()) == (file["size_bytes"], file["sha256"])
     assert archive.read("iteration0/flow0/picoquic-client-abc.qlog") == qlog.read_bytes()
     assert manifest["provenance"]["scenario_sha256"] == scenario_sha256(SCENARIO)
-    assert manifest["export"] == {"run_id": "a1b2c3", "what": "all", "format": "parquet"}
-    qlogs = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "a1b2c3", "qlog", "csv"))))
+    assert manifest["export"] == {"run_id": "b2c3d4", "what": "all", "format": "parquet"}
+    qlogs = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "b2c3d4", "qlog", "csv"))))
     assert [name for name in qlogs.namelist()] == ["iteration0/flow0/picoquic-client-abc.qlog", "manifest.json"]
 
 
