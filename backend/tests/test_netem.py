@@ -8,7 +8,8 @@ import pytest
 
 from satlab.engine import host, runner, topology
 from satlab.engine.flows.tcp_iperf3 import Iperf3Flow
-from satlab.engine.plan import make_plan, netem_loss_args, new_run_id
+from satlab.engine.netem import netem_loss_args
+from satlab.engine.plan import make_plan, new_run_id
 from satlab.engine.process import run
 from satlab.engine.samplers import parse_netem_stats
 from satlab.engine.wait import wait_until

@@ -15,21 +15,18 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from satlab.engine.captures import CaptureRoom, PlannedCapture, capture_notes, plan_captures, tool_args
+from satlab.engine.netem import PlannedQdisc, netem_link
 from satlab.engine.pep.planning import PlannedPep, pep_notes, pep_sysctls, plan_peps, satellite_route_options
 from satlab.scenario import (
     MAX_FLOWS,
     TUNNEL_MAX_SYMBOL_BYTES,
     Aqm,
-    Bernoulli,
     Channel,
     DelayVariation,
     Direction,
     FlowControl,
-    GilbertElliottPacket,
     Outage,
-    Perfect,
     RateTrace,
-    SatellitePath,
     Scenario,
 )
 
@@ -42,7 +39,6 @@ FIRST_FLOW_PORT = 5201
 # Right after the last port a flow can have: cross traffic never meets a flow.
 FIRST_CROSS_TRAFFIC_PORT = FIRST_FLOW_PORT + MAX_FLOWS
 IPV4_UDP_HEADER_BYTES = 28
-ETHERNET_HEADER_BYTES = 14
 ROLES = ("client", "terminal", "gateway", "server")
 
 
@@ -99,14 +95,6 @@ class PlannedVeth:
     b_addr: str
     mtu: int
     gso_max_segs: int | None = None  # None: the kernel's default
-
-
-@dataclass(frozen=True)
-class PlannedQdisc:
-    """A qdisc on a device's egress: `tc` + args, in netns."""
-    netns: str
-    dev: str
-    args: list[str]
 
 
 @dataclass(frozen=True)
@@ -251,58 +239,6 @@ def _link_args(ab: Direction, ba: Direction, seeds: dict[str, int], ab_name: str
     return args
 
 
-def _percent(probability: float) -> str:
-    return f"{probability * 100:.12g}%"
-
-
-def netem_loss_args(channel: Channel) -> list[str]:
-    """netem's `loss` option for a channel. Bernoulli: `loss random P`.
-    Gilbert-Elliott per packet: `loss gemodel p r 1-h 1-k`, where netem's p
-    and r are the good -> bad and bad -> good transitions (libswf's p and q),
-    1-h the loss in the bad state (loss_bad) and 1-k the loss in the good
-    state (loss_good); both decide a packet's loss in the state it arrives
-    in, then move (sch_netem.c loss_gilb_ell; codec/src/channel.c). tc turns
-    1-h into the kernel's h itself. netem draws from the kernel's generator:
-    the plan's seeds do not reach it (iproute2 < 6.5 has no `seed`)."""
-    match channel:
-        case Perfect():
-            return []
-        case Bernoulli(loss=loss):
-            return ["loss", "random", _percent(loss)]
-        case GilbertElliottPacket(p=p, q=q, loss_good=loss_good, loss_bad=loss_bad):
-            return ["loss", "gemodel", _percent(p), _percent(q), _percent(loss_bad), _percent(loss_good)]
-    raise ValueError(f"netem cannot express channel model {channel.model}; use link_backend satlink")
-
-
-def netem_limit_packets(direction: Direction, buffer_bytes: int) -> int:
-    """netem's limit counts packets, and the packets it holds while they
-    propagate count too: the buffer as full-size packets, ceil(bytes / MTU),
-    plus the full-size packets the delay holds at the rate. A queue of small
-    packets (ACKs) therefore holds fewer bytes than satlink's."""
-    propagating_bytes = direction.rate_mbps * 1e6 / 8 * direction.delay_ms / 1e3
-    return math.ceil(buffer_bytes / MTU) + math.ceil(propagating_bytes / MTU)
-
-
-def netem_qdisc_args(dev: str, direction: Direction, buffer_bytes: int) -> list[str]:
-    """`tc` arguments that make dev's egress one direction of the satellite link."""
-    return ["qdisc", "add", "dev", dev, "root", "netem",
-            "limit", str(netem_limit_packets(direction, buffer_bytes)),
-            "delay", f"{direction.delay_ms:g}ms",
-            # netem times Ethernet frames; rate_mbps is of IP packets, as satlink's.
-            "rate", f"{direction.rate_mbps:g}mbit", str(-ETHERNET_HEADER_BYTES),
-            *netem_loss_args(direction.channel)]
-
-
-def _netem_link(path: SatellitePath, namespaces: dict[str, str], dev: str,
-                buffers: dict[str, int]) -> dict[str, PlannedQdisc]:
-    """The forward direction leaves through the gateway's end of the veth
-    pair, the return direction through the terminal's."""
-    return {"path.forward": PlannedQdisc(namespaces["gateway"], dev,
-                                         netem_qdisc_args(dev, path.forward, buffers["path.forward"])),
-            "path.return": PlannedQdisc(namespaces["terminal"], dev,
-                                        netem_qdisc_args(dev, path.return_, buffers["path.return"]))}
-
-
 def make_plan(scenario: Scenario, run_id: str, iteration: int = 0, capture_room: CaptureRoom | None = None) -> Plan:
     """capture_room: where the iteration's packet captures go (None: none are written)."""
     namespaces = {role: f"{NAME_PREFIX}{run_id}-{role[:3]}" for role in ROLES}
@@ -343,7 +279,7 @@ def make_plan(scenario: Scenario, run_id: str, iteration: int = 0, capture_room:
     else:
         veths.append(PlannedVeth(namespaces["terminal"], f"sat{run_id}", f"{net}.1.1/24",
                                  namespaces["gateway"], f"sat{run_id}", f"{net}.1.2/24", MTU, gso_max_segs))
-        netem = _netem_link(path, namespaces, f"sat{run_id}", buffers)
+        netem = netem_link(path, namespaces, f"sat{run_id}", buffers, MTU)
 
     terminal_next, gateway_next = f"{net}.1.2", f"{net}.1.1"
     client_addr, server_addr = f"{net}.0.2", f"{net}.2.2"

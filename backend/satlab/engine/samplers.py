@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
-from satlab.engine.plan import ETHERNET_HEADER_BYTES, PlannedQdisc
+from satlab.engine.netem import ETHERNET_HEADER_BYTES, PlannedQdisc
 from satlab.engine.process import JsonLineChild, run
 from satlab.scenario import SatellitePath
 

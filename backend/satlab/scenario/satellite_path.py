@@ -142,7 +142,7 @@ class Lan(Strict):
     channel: Channel = Perfect()
 
 
-# The loss models netem's `loss` option expresses (plan.netem_loss_args); the others need satlink.
+# The loss models netem's `loss` option expresses (engine.netem.netem_loss_args); the others need satlink.
 NETEM_CHANNELS = ("perfect", "bernoulli", "ge-packet")
 # What else of a Direction needs satlink, and why netem cannot do it.
 NETEM_CANNOT = {"frame_ms": "netem cannot send frames",
