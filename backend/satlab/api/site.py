@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import re
 from collections.abc import Callable
 from importlib.resources import files
@@ -17,6 +18,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, TypeAdapter
+from pydantic.json_schema import GenerateJsonSchema
 from starlette.responses import Response
 from starlette.types import Scope
 
@@ -67,15 +69,38 @@ INPUTS: tuple[type[BaseModel], ...] = (Scenario, CampaignSpec)
 REFS = "#/components/schemas/{model}"
 
 
+class StoredSchema(GenerateJsonSchema):
+    """The schema of a model as stored and served (serialization): every
+    field is there, a defaulted one filled in, so every field is required
+    (what json_schema_serialization_defaults_required does for models.common.Public)."""
+
+    def field_is_required(self, field: Any, total: bool) -> bool:
+        return not field.get("serialization_exclude", False)
+
+
 def input_schemas() -> dict[str, Any]:
-    """JSON schemas of the scenario and campaign files (their fields,
-    defaults and limits), as OpenAPI components."""
+    """JSON schemas of the scenario and campaign files as stored and served
+    (their fields, limits, every default filled in), as OpenAPI components."""
     schemas: dict[str, Any] = {}
     for model in INPUTS:
-        schema = model.model_json_schema(by_alias=True, ref_template=REFS)
+        schema = model.model_json_schema(by_alias=True, ref_template=REFS, schema_generator=StoredSchema,
+                                         mode="serialization")
         schemas.update(schema.pop("$defs", {}))
         schemas[model.__name__] = schema
     return schemas
+
+
+def _as_served(components: dict[str, Any], served: dict[str, Any]) -> dict[str, Any]:
+    """served (the stored files' and streams' schemas), each one whose
+    required fields differ from a request body's schema of the same name (a
+    channel model of POST api/channels/stats, where a default may be left
+    out) renamed `<name>-Output`, as FastAPI names a model's served schema."""
+    renamed = {name: f"{name}-Output" for name, schema in served.items()
+               if name in components and set(components[name].get("required", ())) != set(schema.get("required", ()))}
+    text = json.dumps(served)
+    for name, output in renamed.items():
+        text = text.replace(f'"{REFS.format(model=name)}"', f'"{REFS.format(model=output)}"')
+    return {renamed.get(name, name): schema for name, schema in json.loads(text).items()}
 
 
 def event_schemas() -> dict[str, Any]:
@@ -110,7 +135,7 @@ def document_schemas(app: FastAPI) -> None:
             schema = generate()
             components = schema.setdefault("components", {}).setdefault("schemas", {})
             # A route that takes a channel model or returns a run already lists it: the same class, the same schema.
-            for name, model_schema in {**input_schemas(), **event_schemas()}.items():
+            for name, model_schema in _as_served(components, {**input_schemas(), **event_schemas()}).items():
                 components.setdefault(name, model_schema)
             app.openapi_schema = _refer(schema)
         return app.openapi_schema or {}

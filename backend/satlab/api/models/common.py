@@ -10,8 +10,11 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 class Public(BaseModel):
     """A response body: read from the store's rows (frozen dataclasses) as
-    well as from mappings; keys it does not list are left out."""
-    model_config = ConfigDict(from_attributes=True, serialize_by_alias=True)
+    well as from mappings; keys it does not list are left out. Every field is
+    sent, a defaulted one (default_factory too) filled in: its schema says so
+    (required), unlike a request body's, where a defaulted field may be left out."""
+    model_config = ConfigDict(from_attributes=True, serialize_by_alias=True,
+                              json_schema_serialization_defaults_required=True)
 
 
 class Message(Public):

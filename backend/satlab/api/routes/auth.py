@@ -52,6 +52,7 @@ class StudentSignIn(BaseModel):
 
 
 class Me(BaseModel):
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)  # a response: `key` always sent
     role: Literal["instructor", "student", "anonymous"]
     id: str | None
     name: str | None
