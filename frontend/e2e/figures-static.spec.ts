@@ -63,12 +63,12 @@ test('the burst histogram and the loss raster download as figures with their axi
   expect(bars.colours).toEqual([accent]);
   await expectPng(page, (await download(page, menuButton(page, 'Burst lengths'), 'PNG')).bytes, bars.widthPt);
 
-  const raster = await download(page, menuButton(page, 'Losses over time, 1,000 packets per row'), 'SVG');
+  const raster = await download(page, menuButton(page, 'Losses over time, a row every 1,000 packets'), 'SVG');
   const rows = await svgFacts(page, raster.bytes.toString('utf8'), [lost]);
   expect(rows.error).toBeNull();
   expect(rows.texts).toEqual(expect.arrayContaining(['+0 ms', '0 ms', 'lost', 'received']));
   expect(rows.colours).toEqual([lost]);
-  const csv = (await download(page, menuButton(page, 'Losses over time, 1,000 packets per row'), 'CSV')).bytes.toString('utf8').split('\r\n');
+  const csv = (await download(page, menuButton(page, 'Losses over time, a row every 1,000 packets'), 'CSV')).bytes.toString('utf8').split('\r\n');
   expect(csv[0]).toBe('Packet (index in send order),Sent at (ms),Lost (1 or 0)');
   expect(csv).toHaveLength(20_000 + 2);
 });

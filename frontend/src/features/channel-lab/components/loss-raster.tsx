@@ -41,7 +41,7 @@ function LossRasterChart(props: LossRasterProps) {
       <div className="chart-toolbar">
         <ChartExport
           figure={{
-            title: `Losses over time, ${packetsPerRow.toLocaleString('en')} packets per row`,
+            title: `Losses over time, a row every ${packetsPerRow.toLocaleString('en')} packets`,
             source,
             legend: [
               { label: 'lost', kind: 'area', like: '.raster-loss' },
