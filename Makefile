@@ -53,7 +53,7 @@ DISABLE_scalar := gfni,avx2,ssse3
 
 .PHONY: help deps venv build build-native build-asan build-wasm build-frontend check test \
 	test-codec test-asan test-vectors test-wasm test-datapath test-backend test-frontend test-compose test-stack bench \
-	bench-codec bench-datapath bench-engine bench-frontend fuzz soak soak-classroom run clean
+	bench-codec bench-datapath bench-engine bench-scale bench-frontend fuzz soak soak-classroom run clean
 
 help:
 	@sed -n '1,21p' Makefile
@@ -174,6 +174,14 @@ bench-datapath: build-native venv
 # concurrent runs against a lone one (needs root, about 90 s).
 bench-engine: build-native venv
 	@$(VENV)/bin/python backend/bench/bench_engine.py
+
+# Runs on workers (issue 23; needs root and redis-server, 15-40 minutes on a
+# loaded 2-core machine): this machine's calibrated capacity per kind of run
+# on the Petrou path, a campaign's runs per hour through 1 and 2 `satlab
+# worker`s, and the Petrou 1-flow matrix's expected wall time on 1, 4 and 16
+# such machines. Not part of `make bench`: it takes the machine over.
+bench-scale: build-native venv
+	@$(VENV)/bin/python backend/bench/bench_scale.py
 
 # The channel lab's Monte-Carlo in headless Chromium: packets/s in its Web Workers
 # (wall clock and per CPU-second) and the page's longest main-thread block meanwhile.

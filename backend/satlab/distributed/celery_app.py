@@ -32,7 +32,9 @@ root worker if pickle were ever accepted again.
 from __future__ import annotations
 
 import os
+import ssl
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 from celery import Celery
 
@@ -65,10 +67,33 @@ def visibility_timeout_s(longest_s: float) -> float:
     return VISIBILITY_FACTOR * longest_s
 
 
+# rediss:// URL query -> the certificate check Celery's Redis transport is given (it reads none from the URL,
+# and without one it would take any certificate).
+CERT_REQUIREMENTS = {"required": ssl.CERT_REQUIRED, "optional": ssl.CERT_OPTIONAL, "none": ssl.CERT_NONE}
+TLS_FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+
+
+def tls_options(broker_url: str) -> dict[str, Any] | None:
+    """For a rediss:// URL, its TLS options (ssl_cert_reqs, default required;
+    ssl_ca_certs, ssl_certfile, ssl_keyfile from its query, as redis-py reads
+    them); None for redis://. ValueError naming a value that is not allowed."""
+    parts = urlsplit(broker_url)
+    if parts.scheme != "rediss":
+        return None
+    query = dict(parse_qsl(parts.query))
+    requirement = query.get("ssl_cert_reqs", "required")
+    if requirement not in CERT_REQUIREMENTS:
+        raise ValueError(f"SATLAB_BROKER_URL: ssl_cert_reqs={requirement!r} is not allowed; allowed: "
+                         f"{', '.join(CERT_REQUIREMENTS)} (required checks Redis' certificate)")
+    return {"ssl_cert_reqs": CERT_REQUIREMENTS[requirement],
+            **{name: query[name] for name in TLS_FILES if name in query}}
+
+
 def configuration(broker_url: str, longest_s: float) -> dict[str, Any]:
     """The application's settings (see the module for why each)."""
     return {
         "broker_url": broker_url,
+        "broker_use_ssl": tls_options(broker_url),
         "task_acks_late": True,
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
