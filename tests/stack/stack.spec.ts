@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 
 // The instructor's first minutes, through the container's published port: sign in with the
-// token its log printed once, then run geo-ideal with a 2 MB download and watch it finish.
-// run.sh checks the host afterwards; it reads the run's id from test-output/stack/run-id.
+// token its log printed once, then run geo-ideal with a 2 MB download and watch it finish, see
+// the two workers (docker compose up --scale worker=2) and run a 4-run campaign over them.
+// run.sh checks the host afterwards; it reads the runs' ids from test-output/stack/run-ids.
 
-test('the instructor signs in, runs geo-ideal with 2 MB and watches it finish', async ({ page }) => {
+test('the instructor signs in, runs geo-ideal with 2 MB, sees two workers and runs a campaign over them', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
 
@@ -38,7 +39,39 @@ test('the instructor signs in, runs geo-ideal with 2 MB and watches it finish', 
   expect(downloadTime).toBeLessThan(15);
   await page.screenshot({ path: 'test-output/stack/run.png', fullPage: true });
 
+  // Two workers run the runs, each with what it runs now.
+  const workers = page.getByRole('region', { name: 'Workers' });
+  await expect(workers.getByRole('row')).toHaveCount(3); // a header and one row per worker
+  await expect(workers).not.toContainText('did not load');
+
+  // A campaign through both: cubic against bbr, twice, two at once at least.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
+  const campaignForm = page.getByRole('form', { name: 'New campaign' });
+  await campaignForm.getByLabel('Lab').selectOption('geo-ideal');
+  await campaignForm.getByLabel('Fixed overrides').fill('flows.0.size_bytes=500000');
+  await campaignForm.getByLabel('Path of parameter 1').fill('flows.0.cc');
+  await campaignForm.getByLabel('Values of parameter 1').fill('cubic, bbr');
+  await campaignForm.getByLabel('Iterations').fill('2');
+  await campaignForm.getByLabel('Parallel runs').fill('4');
+  await campaignForm.getByRole('button', { name: 'Start campaign' }).click();
+  const campaign = page.getByRole('region', { name: /^Campaign c[0-9a-f]+ · geo-ideal$/ });
+  const campaignId = (await campaign.getByRole('heading').first().textContent())?.match(/^Campaign (c[0-9a-f]+)/)?.[1] ?? '';
+  expect(campaignId).not.toBe('');
+  await expect(campaign.getByRole('progressbar', { name: 'Campaign progress' })).toHaveAttribute(
+    'aria-valuetext',
+    '4/4 runs finished: 4 done, 0 failed, 0 running',
+    { timeout: 240_000 },
+  );
+  await page.screenshot({ path: 'test-output/stack/campaign.png', fullPage: true });
+  const detail = (await (await page.request.get(`api/campaigns/${campaignId}`)).json()) as {
+    items: { run_id: string; attempts: { worker: string | null }[] }[];
+  };
+  const campaignRuns = detail.items.map((item) => item.run_id);
+  const ranOn = new Set(detail.items.flatMap((item) => item.attempts.map((attempt) => attempt.worker)));
+  expect(ranOn.has(null)).toBe(false); // every run on a worker, none in the server's process
+
   mkdirSync('test-output/stack', { recursive: true });
-  writeFileSync('test-output/stack/run-id', runId);
+  writeFileSync('test-output/stack/run-ids', [runId, ...campaignRuns].join('\n'));
+  writeFileSync('test-output/stack/workers-used', String(ranOn.size));
   expect(errors).toEqual([]);
 });
