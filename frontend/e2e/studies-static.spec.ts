@@ -32,7 +32,7 @@ test("shows the Petrou study, its published figures and the shipped report's num
   const section = page.getByRole('region', { name: 'Report shipped with the recipe' });
   await expect(section).toBeVisible();
   await expect(section.getByText(`by satlab ${report.satlab}`)).toContainText(report.generated_at.slice(0, 10));
-  await expect(section.getByText(`${report.summary.in_band} of ${report.summary.rows} published figures in band`)).toBeVisible();
+  await expect(section.getByText(new RegExp(`^${report.summary.in_band} of the ${report.summary.measured} published figures? satlab measured (is|are) in band`))).toBeVisible();
   await expect(section.getByRole('note').filter({ hasText: 'A quick run' })).toHaveCount(report.quick ? 1 : 0);
 
   // A row per published figure: the study's value beside satlab's median [IQR], n and ratio.
@@ -166,9 +166,14 @@ test("shows a study of several experiments: each experiment's published figures 
 test("shows martin2022's shipped report: every experiment's figures, its summary and each conclusion's verdict", async ({ page }) => {
   await page.goto('./?lab=studies&study=martin2022');
   const section = page.getByRole('region', { name: 'Report shipped with the recipe' });
-  await expect(section.getByText(`${martin.summary.in_band} of ${martin.summary.rows} published figures in band`)).toBeVisible();
-  // A table per experiment satlab measured, those without published figures too.
-  for (const experiment of ['bulk', 'fairness', 'latecomers', 'upload-ngtcp2', 'upload-picoquic']) {
+  await expect(
+    section.getByText(`${martin.summary.in_band} of the ${martin.summary.measured} published figures satlab measured are in band`),
+  ).toBeVisible();
+  // A table per experiment satlab measured, those without published figures too, each folded under its title, the first open.
+  for (const [index, experiment] of ['bulk', 'fairness', 'latecomers', 'upload-ngtcp2', 'upload-picoquic'].entries()) {
+    const fold = section.locator('details.study-experiment').filter({ has: page.getByText(`(${experiment})`, { exact: true }) });
+    await expect(fold).toHaveJSProperty('open', index === 0);
+    if (index > 0) await fold.locator('summary').click();
     await expect(section.getByRole('table', { name: `Experiment ${experiment}: published figures beside satlab's` })).toBeVisible();
   }
   // The 20/2 link, BBRv2 downloading beside a BBRv2 upload: the study's mean beside satlab's, n and ratio.
@@ -185,4 +190,58 @@ test("shows martin2022's shipped report: every experiment's figures, its summary
     const verdict = check.holds === null ? 'not measured' : check.holds ? 'holds' : 'fails';
     await expect(section.getByRole('listitem').filter({ hasText: `${check.id}:` }).locator('.check-verdict')).toHaveText(verdict);
   }
+});
+
+const shipped = (id: string) => JSON.parse(readFileSync(new URL(`../../labs/studies/${id}/report.json`, import.meta.url), 'utf8')) as StudyReport;
+
+test('a study says what its summary counts, why figures are out of band and checks fail, with its README; its tables fit 1280 px', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const id of ['claypool2021', 'kuhn2021']) {
+    const report = shipped(id);
+    await page.goto(`./?lab=studies&study=${id}`);
+    const section = page.getByRole('region', { name: 'Report shipped with the recipe' });
+    await expect(section.locator('.report-summary')).toBeVisible();
+    // Issue 18: Claypool read "0 of 0 published figures in band", Kuhn "0 of 3".
+    await expect(section.locator('.report-summary')).not.toContainText('0 of 0');
+    if (report.summary.rows === 0) await expect(section.locator('.report-summary')).toHaveText(/^The study published no figure satlab compares one to one/);
+    else await expect(section.locator('.report-summary')).toHaveText(new RegExp(`^${report.summary.in_band} of the ${report.summary.measured} published figure`));
+
+    // Every figure out of its band, and every failing check, says why (the recipe's sentence, or where to read on) and links to the README.
+    await section.locator('details.study-experiment').evaluateAll((folds) => folds.forEach((fold) => ((fold as HTMLDetailsElement).open = true)));
+    const outOfBand = await section.getByRole('button', { name: /out of band/ }).count();
+    expect(outOfBand).toBe(report.rows.filter((row) => row.in_band === false).length);
+    await expect(section.getByRole('list', { name: 'Why figures are out of their band' }).getByRole('listitem')).toHaveCount(outOfBand);
+    for (const note of await section.getByRole('list', { name: 'Why figures are out of their band' }).getByRole('listitem').all()) {
+      await expect(note.getByRole('link', { name: /README/ })).toHaveCount(1);
+    }
+    for (const check of report.checks.filter((one) => one.holds === false)) {
+      const why = section.getByRole('listitem').filter({ hasText: `${check.id}:` }).locator('.check-why');
+      await expect(why).toContainText('Why it fails:');
+      await expect(why.getByRole('link')).toHaveCount(1);
+    }
+    const link = section.locator('.check-why, .band-notes').getByRole('link').first();
+    await link.click();
+    const readme = page.locator(`details#readme-${id}`);
+    await expect(readme).toHaveJSProperty('open', true);
+    const target = (await link.getAttribute('href'))?.slice(1) ?? '';
+    await expect(page.locator(`[id="${target}"]`)).toBeInViewport();
+
+    // The tables scroll inside their own box, never the page; the configuration stays in view.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    for (const box of await section.locator('.study-table-scroll').all()) {
+      const [inner, outer] = await box.evaluate((node) => [node.getBoundingClientRect().right, node.parentElement!.getBoundingClientRect().right]);
+      expect(inner).toBeLessThanOrEqual(outer + 1);
+      const header = box.locator('tbody th').first();
+      const before = (await header.boundingBox())?.x ?? 0;
+      await box.evaluate((node) => node.scrollTo({ left: node.scrollWidth }));
+      expect(Math.abs(((await header.boundingBox())?.x ?? 0) - before)).toBeLessThan(1);
+      // A configuration's name reads on two lines at most (Kuhn's wrapped to four).
+      const lineHeight = await header.evaluate((node) => Number.parseFloat(getComputedStyle(node).lineHeight) || 20);
+      expect((await header.boundingBox())?.height ?? 0).toBeLessThanOrEqual(2 * lineHeight + 12);
+    }
+  }
+  // A long study folds its experiments: no longer 22,889 px of page.
+  await page.goto('./?lab=studies&study=martin2022');
+  await expect(page.getByRole('region', { name: 'Report shipped with the recipe' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThan(12_000);
 });

@@ -36,8 +36,15 @@ function readPublished(file: string, axes: string[]): PublishedFigure[] {
   });
 }
 
-/** readStudy reads one recipe's directory; the defaults are StudySpec's (backend/satlab/studies/recipe.py). */
-export function readStudy(directory: string, id: string): StudyDetail {
+/** A study as studies.json ships it: GET api/studies/{id}'s shape, and the recipe's README.md (the page shows it, and links explanations into it). */
+export type StudyAsset = StudyDetail & { readme: string | null };
+
+/**
+ * readStudy reads one recipe's directory; the defaults are StudySpec's (backend/satlab/studies/spec.py).
+ * Its configurations are not here: the backend computes them (GET api/studies/{id}), and only a
+ * page with the backend starts study runs.
+ */
+export function readStudy(directory: string, id: string): StudyAsset {
   const file = join(directory, 'study.yaml');
   const document = parseDocument(readFileSync(file, 'utf8'));
   if (document.errors.length > 0) throw new Error(`${file}: ${document.errors[0].message}`);
@@ -98,11 +105,12 @@ export function readStudy(directory: string, id: string): StudyDetail {
     published,
     has_shipped_report: shippedReport !== null,
     shipped_report: shippedReport,
+    readme: existsSync(join(directory, 'README.md')) ? readFileSync(join(directory, 'README.md'), 'utf8') : null,
   };
 }
 
 /** readStudies reads every recipe under labsDir/studies, in the order of their ids (as the API lists them). */
-export function readStudies(labsDir: string): StudyList<StudyDetail> {
+export function readStudies(labsDir: string): StudyList<StudyAsset> {
   const root = join(labsDir, 'studies');
   const ids = existsSync(root) ? readdirSync(root).filter((id) => existsSync(join(root, id, 'study.yaml'))).sort() : [];
   const data = ids.map((id) => readStudy(join(root, id), id));

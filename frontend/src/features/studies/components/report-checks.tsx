@@ -1,7 +1,11 @@
 import type { ReportCheck, Study } from '../api/types';
+import { explanationOf } from '../logic/explanations';
 import { boundText, checkVerdict, configurationLabel, formatFigure, metricLabel } from '../logic/report';
+import { WhyNote } from './why-note';
 
 export interface ReportChecksProps {
+  /** The study, whose README the notes on failing checks link into. */
+  studyId: string;
   /** The report's checks; without a report, the study's statements, not measured. */
   checks: ReportCheck[] | Study['checks'];
   /** The axes that name a configuration. */
@@ -9,7 +13,7 @@ export interface ReportChecksProps {
 }
 
 /** ReportChecks lists the study's conclusions, each with whether it holds on satlab's medians and every ratio against its bound. */
-export function ReportChecks({ checks, axes }: ReportChecksProps) {
+export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
   return (
     <section aria-labelledby="study-checks-heading">
       <h3 id="study-checks-heading">The study's conclusions, checked on satlab's medians</h3>
@@ -23,6 +27,11 @@ export function ReportChecks({ checks, axes }: ReportChecksProps) {
               <p id={`check-${check.id}`}>
                 <strong className="check-verdict">{verdict}</strong> <span className="check-id">{check.id}</span>: {check.statement}
               </p>
+              {verdict === 'fails' && 'comparisons' in check && (
+                <p className="check-why">
+                  <strong>Why it fails:</strong> <WhyNote studyId={studyId} explanation={explanationOf(check)} />
+                </p>
+              )}
               {'comparisons' in check && (
                 <div className="table-scroll">
                   <table aria-label={`Ratios of ${check.id}`}>

@@ -1,9 +1,13 @@
 import { type KeyboardEvent, useId } from 'react';
 import type { ReportRow } from '../api/types';
+import { explanationOf } from '../logic/explanations';
 import { bandVerdict, commonSource, configurationLabel, type ExperimentTable, formatFigure, metricLabel, satlabFigure } from '../logic/report';
+import { WhyNote } from './why-note';
 
 export interface ReportTableProps {
   table: ExperimentTable;
+  /** The study, whose README the notes on out-of-band figures link into. */
+  studyId: string;
 }
 
 /**
@@ -11,55 +15,75 @@ export interface ReportTableProps {
  * configuration, a column group per metric (published, satlab median [IQR], n, ratio, band), each
  * published median or mean marked by its band.
  */
-export function ReportTable({ table }: ReportTableProps) {
+export function ReportTable({ table, studyId }: ReportTableProps) {
   const published = table.lines.flatMap((line) => Object.values(line.cells)).filter((cell) => cell.published !== null);
   const source = commonSource(published);
   // An experiment's table is under its title; a study's only table says its metrics.
   const what = table.name ? "The study's figure" : `${table.metrics.map(metricLabel).join(', ')}: the study's figure`;
+  const outOfBand = table.lines.flatMap((line) =>
+    table.metrics.flatMap((metric) => {
+      const cell = line.cells[metric];
+      return cell && bandVerdict(cell) === 'out of band' ? [{ line, metric, cell }] : [];
+    }),
+  );
   return (
-    <div className="table-scroll">
-      <table className="study-table" aria-label={table.name ? `Experiment ${table.name}: published figures beside satlab's` : "Published figures beside satlab's"}>
-        <caption>
-          {what}, satlab's (median [IQR] of n runs) and their ratio{source && `; published figures from ${source} unless the line says`}.
-          {table.fixed && ` All lines: ${table.fixed}.`}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col" rowSpan={2}>
-              {table.axes.join(' · ')}
-            </th>
-            {table.metrics.map((metric) => (
-              <th key={metric} scope="colgroup" colSpan={5} className="metric-group">
-                {metricLabel(metric)}
+    <div className="study-table-block">
+      <div className="table-scroll study-table-scroll" tabIndex={0} role="group" aria-label="Scroll the table sideways">
+        <table className="study-table" aria-label={table.name ? `Experiment ${table.name}: published figures beside satlab's` : "Published figures beside satlab's"}>
+          <caption>
+            {what}, satlab's (median [IQR] of n runs) and their ratio{source && `; published figures from ${source} unless the line says`}.
+            {table.fixed && ` All lines: ${table.fixed}.`}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col" rowSpan={2}>
+                {table.axes.join(' · ')}
               </th>
-            ))}
-          </tr>
-          <tr>
-            {table.metrics.map((metric) => (
-              <MetricHeaders key={metric} />
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.lines.map((line, index) => {
-            const cells = Object.values(line.cells);
-            const statistic = line.statistic === 'median' ? '' : `, ${line.statistic}`;
-            const lineSource = cells.find((cell) => cell.published !== null)?.source ?? source;
-            return (
-              <tr key={index}>
-                <th scope="row">
-                  {configurationLabel(line.configuration, table.axes) || 'the configuration'}
-                  {statistic && <span className="statistic">{statistic}</span>}
-                  {lineSource !== source && <span className="statistic"> ({lineSource})</span>}
+              {table.metrics.map((metric) => (
+                <th key={metric} scope="colgroup" colSpan={5} className="metric-group">
+                  {metricLabel(metric)}
                 </th>
-                {table.metrics.map((metric) => (
-                  <MetricCells key={metric} row={line.cells[metric]} />
-                ))}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+              ))}
+            </tr>
+            <tr>
+              {table.metrics.map((metric) => (
+                <MetricHeaders key={metric} />
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {table.lines.map((line, index) => {
+              const cells = Object.values(line.cells);
+              const statistic = line.statistic === 'median' ? '' : `, ${line.statistic}`;
+              const lineSource = cells.find((cell) => cell.published !== null)?.source ?? source;
+              return (
+                <tr key={index}>
+                  <th scope="row">
+                    {configurationLabel(line.configuration, table.axes) || 'the configuration'}
+                    {statistic && <span className="statistic">{statistic}</span>}
+                    {lineSource !== source && <span className="statistic"> ({lineSource})</span>}
+                  </th>
+                  {table.metrics.map((metric) => (
+                    <MetricCells key={metric} row={line.cells[metric]} />
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {outOfBand.length > 0 && (
+        <ul className="band-notes" aria-label="Why figures are out of their band">
+          {outOfBand.map(({ line, metric, cell }) => (
+            <li key={`${configurationLabel(line.configuration, table.axes)}-${metric}-${line.statistic}`}>
+              <strong>
+                {configurationLabel(line.configuration, table.axes) || 'The configuration'}, {metricLabel(metric)}, out of band:
+              </strong>{' '}
+              <WhyNote studyId={studyId} explanation={explanationOf(cell)} />
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Study, StudyReport } from '../api/types';
 import { reportCsv } from '../logic/report-csv';
-import { experimentTables, reportOrigin, studyColumns, summaryText, variedAxes } from '../logic/report';
+import { experimentBandText, experimentTables, reportOrigin, studyColumns, summaryText, variedAxes } from '../logic/report';
 import { ReportCharts } from './report-charts';
 import { ReportChecks } from './report-checks';
 import { ReportTable } from './report-table';
@@ -49,20 +49,37 @@ export function ReportView({ study, report, heading, csvHref, children }: Report
         </p>
       )}
       {tables.length === 0 && <p>The study published no figure to compare one to one: its conclusions are the checks below.</p>}
-      {tables.map((table) => (
-        <section key={table.name} className="study-experiment" aria-label={table.name ? `Experiment ${table.name}` : undefined}>
-          {table.name && (
-            <h3>
-              {table.title} <span className="experiment-name">({table.name})</span>
-            </h3>
-          )}
+      {tables.map((table, index) => {
+        const results = (
           <div className="study-results">
-            <ReportTable table={table} />
+            <ReportTable table={table} studyId={study.id} />
             {report && <ReportCharts report={report} table={table} />}
           </div>
-        </section>
-      ))}
-      <ReportChecks checks={report?.checks ?? study.checks} axes={axes} />
+        );
+        // A long study (several experiments) folds each experiment under its title, the first open:
+        // the page stays a page, not 20,000 px of tables and charts.
+        return tables.length > 2 ? (
+          <details key={table.name} className="study-experiment" open={index === 0} aria-label={`Experiment ${table.name}`}>
+            <summary>
+              <h3>
+                {table.title} <span className="experiment-name">({table.name})</span>
+              </h3>
+              <span className="hint">{experimentBandText(table)}</span>
+            </summary>
+            {results}
+          </details>
+        ) : (
+          <section key={table.name} className="study-experiment" aria-label={table.name ? `Experiment ${table.name}` : undefined}>
+            {table.name && (
+              <h3>
+                {table.title} <span className="experiment-name">({table.name})</span>
+              </h3>
+            )}
+            {results}
+          </section>
+        );
+      })}
+      <ReportChecks studyId={study.id} checks={report?.checks ?? study.checks} axes={axes} />
     </section>
   );
 }

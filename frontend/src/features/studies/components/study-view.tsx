@@ -6,8 +6,11 @@ import type { Study, StudyDetail } from '../api/types';
 import { useReportChoice } from '../hooks/use-report-choice';
 import { useRunReport, useStudyReport } from '../hooks/use-run-report';
 import { useShippedReport } from '../hooks/use-studies';
+import { useStudyReadme } from '../hooks/use-study-readme';
 import { useStudyRuns } from '../hooks/use-study-runs';
+import { mustSignIn, useSession } from '../../../shared/session';
 import { ReportView } from './report-view';
+import { StudyReadme } from './study-readme';
 import { StudyRunForm } from './study-run-form';
 import { StudyRuns } from './study-runs';
 
@@ -22,6 +25,10 @@ export function StudyView({ study, backend }: StudyViewProps) {
   const { runs, failure, refresh } = useStudyRuns(study.id, backend);
   const [choice, choose] = useReportChoice();
   const shown = choice ?? (study.has_shipped_report ? 'shipped' : (runs[0]?.campaign_id ?? 'shipped'));
+  const readme = useStudyReadme(study);
+  // Study runs are the instructor's (the API refuses anyone else): the form is offered to them alone.
+  const session = useSession();
+  const mayRun = session === undefined || session.me.role === 'instructor';
   return (
     <article className="study" aria-labelledby={`study-${study.id}`}>
       <header className="panel study-header">
@@ -52,13 +59,27 @@ export function StudyView({ study, backend }: StudyViewProps) {
       </header>
       {backend && (
         <div className="study-runs-row">
-          <StudyRunForm
-            study={study}
-            onStarted={(run) => {
-              choose(run.campaign_id);
-              refresh();
-            }}
-          />
+          {mayRun ? (
+            <StudyRunForm
+              study={study}
+              onStarted={(run) => {
+                choose(run.campaign_id);
+                refresh();
+              }}
+            />
+          ) : (
+            <p className="panel notice" role="note">
+              Study runs are the instructor&apos;s: they take hours of the machine the class shares.{' '}
+              {session && mustSignIn(session.me) ? (
+                <>
+                  <a href={paths.page('sign-in')}>Sign in</a> as the instructor to start one;
+                </>
+              ) : (
+                'Signed in as a student, you'
+              )}{' '}
+              see every study run and its report here.
+            </p>
+          )}
           <StudyRuns runs={runs} shipped={study.has_shipped_report} shown={shown} onChoose={choose} failure={failure} />
         </div>
       )}
@@ -69,6 +90,7 @@ export function StudyView({ study, backend }: StudyViewProps) {
       ) : (
         <RunReport key={shown} study={study} campaignId={shown} onStatus={refresh} />
       )}
+      {readme && <StudyReadme studyId={study.id} markdown={readme} />}
     </article>
   );
 }

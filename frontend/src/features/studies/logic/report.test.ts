@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readStudies } from '../../../../scripts/studies-asset';
+import { backendStudyConfigurations } from '../../../test/backend-studies';
 import type { ReportConfiguration, StudyDetail, StudyReport } from '../api/types';
 import {
   bandVerdict,
@@ -16,16 +17,22 @@ import {
   fixedLevels,
   quickSelection,
   reportOrigin,
+  studyColumns,
   runCount,
   satlabFigure,
+  summaryText,
   tableRows,
   variedAxes,
 } from './report';
+import { explanationOf, readmeHeadingId } from './explanations';
 
 // The Petrou recipe and the report shipped with it (labs/studies/petrou2022/report.json): the
 // expected figures come from that file, so that a new shipped report keeps the tests true.
 const labsDir = fileURLToPath(new URL('../../../../../labs', import.meta.url));
-const study = readStudies(labsDir).data.find((one) => one.id === 'petrou2022') as StudyDetail;
+// The configurations are the backend's, as GET api/studies/{id} gives them (issue 17: one computation).
+const fromBackend = backendStudyConfigurations();
+const withConfigurations = (one: StudyDetail) => ({ ...one, ...fromBackend[one.id] }) as StudyDetail;
+const study = withConfigurations(readStudies(labsDir).data.find((one) => one.id === 'petrou2022') as StudyDetail);
 const report = study.shipped_report as StudyReport;
 
 describe('tableRows', () => {
@@ -97,13 +104,15 @@ describe('boxCharts', () => {
 });
 
 describe('runs and checks', () => {
-  it("counts a quick run's configurations and runs from the recipe", () => {
+  it("counts a quick run's configurations and runs from the backend's list", () => {
+    const listed = fromBackend.petrou2022;
     const selection = quickSelection(study);
-    const expected = Object.keys(study.axes).reduce((product, axis) => product * (study.quick.only[axis] ?? study.axes[axis]).length, 1);
-    expect(runCount(study, selection, study.quick.iterations, true)).toEqual({ configurations: expected, runs: expected * study.quick.iterations });
-    expect(runCount(study, study.axes, 10).configurations).toBe(3 * 2 * 2 * 2 * 4);
-    // A quick run is the recipe's quick levels, narrowed further by what is chosen.
-    expect(runCount(study, study.axes, 1, true).configurations).toBe(expected);
+    expect(runCount(study, selection, 2, true)).toEqual({ configurations: listed.quick_configurations.length, runs: 2 * listed.quick_configurations.length });
+    const all = { ...studyColumns(study) };
+    expect(runCount(study, all, 10).configurations).toBe(listed.configurations.length);
+    // Narrowed to one tunnel: the backend's configurations of that tunnel (or of none, where an experiment does not vary it).
+    const s5 = (listed.configurations as { levels: Record<string, string> }[]).filter((one) => ['S(5,100)', ''].includes(one.levels.tunnel ?? ''));
+    expect(runCount(study, { ...all, tunnel: ['S(5,100)'] }, 1).configurations).toBe(s5.length);
   });
 
   it("says a check's bound", () => {
@@ -146,13 +155,14 @@ describe('boxCharts of a run that varies one axis', () => {
 });
 
 describe('a study of several experiments (Martin & Khademi)', () => {
-  const martin = readStudies(labsDir).data.find((one) => one.id === 'martin2022') as StudyDetail;
+  const martin = withConfigurations(readStudies(labsDir).data.find((one) => one.id === 'martin2022') as StudyDetail);
   const upload = { experiment: 'upload-ngtcp2', download: 'ngtcp2-bbr2', loss: '', upload: 'ngtcp2-bbr1', uplink: '2', competition: '' };
 
   it('has its experiments, each with the axes it varies', () => {
     expect(experimentParts(martin).map((part) => part.name)).toEqual(['bulk', 'fairness', 'latecomers', 'upload-ngtcp2', 'upload-picoquic']);
     expect(experimentParts(martin)[3].axes.uplink).toEqual(['20', '2']);
-    expect(experimentParts(study)).toEqual([{ name: '', title: '', axes: study.axes, quick: study.quick.only }]);
+    const claypool = readStudies(labsDir).data.find((one) => one.id === 'claypool2021') as StudyDetail;
+    expect(experimentParts(claypool)).toEqual([{ name: '', title: '', axes: claypool.axes, quick: claypool.quick.only }]);
   });
 
   it('counts each experiment as its own matrix, not every axis crossed', () => {
@@ -217,5 +227,33 @@ describe('a study of several experiments (Martin & Khademi)', () => {
     expect(metricLabel('steady_mean_rtt_ms')).toBe('Steady mean rtt, ms');
     expect(formatWithUnit('download_time_s')(17.866)).toBe('17.87 s');
     expect(formatWithUnit('link_utilisation_ratio')(0.5)).toBe('0.50');
+  });
+});
+
+describe('summaryText', () => {
+  const withSummary = (summary: Partial<StudyReport['summary']>) =>
+    ({
+      summary: { rows: 0, measured: 0, in_band: 0, out_of_band: 0, checks_held: 2, checks_failed: 1, checks_unknown: 0, ...summary },
+    }) as StudyReport;
+
+  it('counts only the rows with a published figure, and never says "0 of 0"', () => {
+    // Issue 18: Claypool, which published no figure to compare one to one, read "0 of 0 published figures in band".
+    expect(summaryText(withSummary({}))).toBe('The study published no figure satlab compares one to one; checks: 2 hold, 1 fail, 0 not measured.');
+    expect(summaryText(withSummary({ rows: 4 }))).toBe('None of the 4 published figures is measured yet; checks: 2 hold, 1 fail, 0 not measured.');
+    expect(summaryText(withSummary({ rows: 3, measured: 3, out_of_band: 3 }))).toBe(
+      '0 of the 3 published figures satlab measured are in band; checks: 2 hold, 1 fail, 0 not measured.',
+    );
+    expect(summaryText(withSummary({ rows: 26, measured: 20, in_band: 15 }))).toBe(
+      '15 of the 20 published figures satlab measured are in band (6 of the 26 published figures not measured); checks: 2 hold, 1 fail, 0 not measured.',
+    );
+  });
+});
+
+describe('explanations', () => {
+  it("reads a row's or check's explanation when the report carries one, and gives the README's headings ids to link to", () => {
+    const row = { ...report.rows[0], explanation: { text: 'The tunnel spans the path.', section: '3. CUBIC through S(10,100)', readme: 'README.md#x' } };
+    expect(explanationOf(row)).toEqual({ text: 'The tunnel spans the path.', section: '3. CUBIC through S(10,100)' });
+    expect(explanationOf(report.rows[0])).toBeNull();
+    expect(readmeHeadingId('petrou2022', '3. CUBIC through S(10,100)')).toBe('readme-petrou2022-3-cubic-through-s10100');
   });
 });

@@ -270,36 +270,49 @@ export type CheckVerdict = 'holds' | 'fails' | 'not measured';
 
 export const checkVerdict = (holds: boolean | null): CheckVerdict => (holds === null ? 'not measured' : holds ? 'holds' : 'fails');
 
+/** One configuration of a study run, as the API lists them (GET api/studies/{id}: configurations). */
+export interface StudyConfiguration {
+  experiment: string;
+  /** What names it: column -> level, '' where its experiment does not vary the column. */
+  levels: Configuration;
+  /** Its runs in a study run: its experiment's iterations (the quick run's in quick_configurations). */
+  iterations: number;
+}
+
 /**
- * runCount is how many configurations and runs a study run of the selected levels makes: each
- * experiment its own matrix (of a quick run, only those with a quick part, narrowed to it).
+ * The configurations the backend computes for a study (its one computation of the matrix,
+ * backend/satlab/studies/matrix.py), full and quick; absent from the static studies.json, where
+ * no run starts.
+ */
+export function studyConfigurations(study: Study, quick: boolean): StudyConfiguration[] {
+  const listed = study as Study & { configurations?: StudyConfiguration[]; quick_configurations?: StudyConfiguration[] };
+  return (quick ? listed.quick_configurations : listed.configurations) ?? [];
+}
+
+/** selects tells whether a selection takes a configuration: its experiment, and each level it names. */
+const selects = (selection: Selection, configuration: StudyConfiguration) =>
+  (!configuration.experiment || (selection[EXPERIMENT] ?? []).includes(configuration.experiment)) &&
+  Object.entries(configuration.levels).every(([column, level]) => column === EXPERIMENT || level === '' || (selection[column] ?? []).includes(level));
+
+/**
+ * runCount is how many configurations and runs a study run of the selected levels makes: those of
+ * the backend's list (the quick run's for a quick run) that the selection takes, each run
+ * `iterations` times.
  */
 export function runCount(study: Study, selection: Selection, iterations: number, quick = false): { configurations: number; runs: number } {
-  const configurations = experimentParts(study)
-    .filter((part) => !part.name || (selection[EXPERIMENT] ?? []).includes(part.name))
-    .filter((part) => !quick || part.quick !== null)
-    .reduce(
-      (total, part) =>
-        total +
-        Object.entries(part.axes).reduce(
-          (product, [axis, levels]) =>
-            product * levels.filter((level) => (selection[axis] ?? []).includes(level) && (!quick || (part.quick?.[axis] ?? levels).includes(level))).length,
-          1,
-        ),
-      0,
-    );
+  const configurations = studyConfigurations(study, quick).filter((configuration) => selects(selection, configuration)).length;
   return { configurations, runs: configurations * iterations };
 }
 
-/** quickSelection is every column's levels a quick run takes: each experiment's quick part, together. */
+/** quickSelection is every column's levels the quick run takes: those its configurations name. */
 export function quickSelection(study: Study): Selection {
-  const parts = experimentParts(study).filter((part) => part.quick !== null);
+  const quick = studyConfigurations(study, true);
   return Object.fromEntries(
     Object.entries(studyColumns(study)).map(([column, levels]) => [
       column,
-      column === EXPERIMENT
-        ? levels.filter((name) => parts.some((part) => part.name === name))
-        : levels.filter((level) => parts.some((part) => (part.quick?.[column] ?? part.axes[column] ?? []).includes(level))),
+      levels.filter((level) =>
+        quick.some((configuration) => (column === EXPERIMENT ? configuration.experiment === level : configuration.levels[column] === level)),
+      ),
     ]),
   );
 }
@@ -318,12 +331,29 @@ export function reportOrigin(report: StudyReport): string {
   );
 }
 
-/** summaryText sums a report up: how many published figures are in their band, how the checks came out. */
+/**
+ * summaryText sums a report up, counting only the rows with a published figure: how many of those
+ * satlab measured are in their band, how the checks came out. A study that published no figure
+ * to compare one to one says so, rather than "0 of 0".
+ */
 export function summaryText({ summary }: StudyReport): string {
+  const checks = `checks: ${summary.checks_held} hold, ${summary.checks_failed} fail, ${summary.checks_unknown} not measured.`;
+  if (summary.rows === 0) return `The study published no figure satlab compares one to one; ${checks}`;
+  const figures = `${summary.rows} published figure${summary.rows === 1 ? '' : 's'}`;
+  if (summary.measured === 0) return `None of the ${figures} is measured yet; ${checks}`;
+  const unmeasured = summary.rows - summary.measured;
   return (
-    `${summary.in_band} of ${summary.rows} published figures in band (${summary.measured} measured); ` +
-    `checks: ${summary.checks_held} hold, ${summary.checks_failed} fail, ${summary.checks_unknown} not measured.`
+    `${summary.in_band} of the ${summary.measured} published figure${summary.measured === 1 ? '' : 's'} satlab measured ` +
+    `${summary.in_band === 1 ? 'is' : 'are'} in band${unmeasured > 0 ? ` (${unmeasured} of the ${figures} not measured)` : ''}; ${checks}`
   );
+}
+
+/** experimentBandText sums an experiment's table up in a line, for its folded title: its published figures in band. */
+export function experimentBandText(table: ExperimentTable): string {
+  const judged = table.lines.flatMap((line) => Object.values(line.cells)).filter((cell) => cell.published !== null && cell.in_band !== null);
+  if (judged.length === 0) return `${table.lines.length} configuration${table.lines.length === 1 ? '' : 's'}`;
+  const inBand = judged.filter((cell) => cell.in_band).length;
+  return `${table.lines.length} configurations; ${inBand} of ${judged.length} published figures measured in band`;
 }
 
 /** The units a metric's name may end in (METRICS in backend/satlab/studies/recipe.py), as a reader writes them. */
