@@ -71,6 +71,22 @@ class FlowResult(Public):
                                                                             "converged.")
     short_beside_long: bool | None = Field(default=None, description="A flow of a fixed size with a flow of "
                                                                      "another group active for its whole life.")
+    time_to_first_byte_ms: float | None = Field(default=None, description="A download's first packet to its first "
+                                                                          "byte of data (picoquic; TCP on the "
+                                                                          "client's wire).")
+    # Through a split-TCP PEP (engine/pep/metrics.py): each segment's sender's bytes and retransmissions, and
+    # the bytes each PEP's pipe of the data's direction held at most; absent without a PEP.
+    pep_mode: Literal["gateway", "distributed"] | None = None
+    pep_connections: int | None = None
+    pep_client_bytes: int | None = Field(default=None, description="null with a gateway PEP alone: no client "
+                                                                   "segment.")
+    pep_client_retransmissions: int | None = None
+    pep_satellite_bytes: int | None = None
+    pep_satellite_retransmissions: int | None = None
+    pep_server_bytes: int | None = None
+    pep_server_retransmissions: int | None = None
+    pep_terminal_pipe_peak_bytes: int | None = None
+    pep_gateway_pipe_peak_bytes: int | None = None
 
 
 class FecDirection(Public):
