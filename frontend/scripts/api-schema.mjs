@@ -38,7 +38,9 @@ function openApiDocument() {
   }
 }
 
-const generated = header + astToString(await openapiTS(openApiDocument()));
+// A field with a default is optional as the document says: a request body may leave it out, and a
+// response lists it as required (the backend's served schemas make every sent field required).
+const generated = header + astToString(await openapiTS(openApiDocument(), { defaultNonNullable: false }));
 
 if (!check) {
   writeFileSync(schemaPath, generated);

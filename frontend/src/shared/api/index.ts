@@ -8,3 +8,4 @@ export {
   request,
 } from './request';
 export { apiUrl, streamUrl } from './url';
+export type { Schemas } from './schemas';

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../../shared/runs';
+import { flowGroupOf, scenarioOf } from '../../../test/api-fixtures';
 import { type CampaignChoices, campaignPlan, hystartArms, initialCampaignChoices, matrixEntryPaths } from './campaign-request';
 
 /** geo-ideal as GET api/labs/geo-ideal validates it (the parts the console reads): Hystart off. */
-const geoIdeal: Scenario = {
-  name: 'geo-ideal',
-  description: 'The ideal GEO path.',
-  iterations: 1,
-  tunnel: null,
-  flows: [{ transport: 'tcp', cc: 'cubic', hystart: false, size_bytes: 20971520, duration_s: null, count: 1, start_s: 0, direction: 'download' }],
-};
+const geoIdeal: Scenario = scenarioOf({ description: 'The ideal GEO path.', flows: [flowGroupOf({ size_bytes: 20971520 })] });
 
 const choices = (patch: Partial<CampaignChoices>): CampaignChoices => ({ ...initialCampaignChoices('geo-ideal'), ...patch });
 

@@ -38,7 +38,7 @@ export const initialCampaignChoices = (lab: string): CampaignChoices => ({
 /** The campaign the form describes, and what is wrong with it before anything is sent. */
 export interface CampaignPlan {
   /** The body of POST api/campaigns. */
-  request: CampaignSpec;
+  request: Omit<CampaignSpec, 'description'>;
   /** Configurations (the matrix's Cartesian product) and runs (× iterations). */
   configurations: number;
   runs: number;

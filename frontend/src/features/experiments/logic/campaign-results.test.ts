@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CampaignItem, FlowSummary, RunListItem } from '../../../shared/runs';
+import type { CampaignItem, FlowListRow, RunListItem } from '../../../shared/runs';
+import { campaignItemOf } from '../../../test/api-fixtures';
 import { campaignResults, comparisonRows, configurationLabel, runFigure } from './campaign-results';
 
-const flow = (download_time_s: number | null, patch: Partial<FlowSummary> = {}): FlowSummary => ({
+const flow = (download_time_s: number | null, patch: Partial<FlowListRow> = {}): FlowListRow => ({
   iteration: 0,
   flow: 0,
   group: 0,
@@ -17,10 +18,11 @@ const flow = (download_time_s: number | null, patch: Partial<FlowSummary> = {}):
   mean_rtt_ms: 503,
   power_mbps_per_s: 1,
   error: download_time_s === null ? 'iperf3 exited 1' : null,
+  details: {},
   ...patch,
 });
 
-const run = (run_id: string, status: RunListItem['status'], flows: FlowSummary[], error: string | null = null): RunListItem => ({
+const run = (run_id: string, status: RunListItem['status'], flows: FlowListRow[], error: string | null = null): RunListItem => ({
   run_id,
   name: 'geo-ideal-cc',
   status,
@@ -37,12 +39,12 @@ const cc = (value: string) => ({ 'flows.0.cc': value });
 
 // Two configurations × three iterations, iteration-major, as the backend lays them out.
 const items: CampaignItem[] = [
-  { item_index: 0, configuration: 0, iteration: 0, parameters: cc('cubic'), status: 'done', run_id: 'r0' },
-  { item_index: 1, configuration: 1, iteration: 0, parameters: cc('bbr'), status: 'done', run_id: 'r1' },
-  { item_index: 2, configuration: 0, iteration: 1, parameters: cc('cubic'), status: 'done', run_id: 'r2' },
-  { item_index: 3, configuration: 1, iteration: 1, parameters: cc('bbr'), status: 'failed', run_id: 'r3' },
-  { item_index: 4, configuration: 0, iteration: 2, parameters: cc('cubic'), status: 'running', run_id: 'r4' },
-  { item_index: 5, configuration: 1, iteration: 2, parameters: cc('bbr'), status: 'done', run_id: 'r5' },
+  campaignItemOf({ item_index: 0, configuration: 0, iteration: 0, parameters: cc('cubic'), status: 'done', run_id: 'r0' }),
+  campaignItemOf({ item_index: 1, configuration: 1, iteration: 0, parameters: cc('bbr'), status: 'done', run_id: 'r1' }),
+  campaignItemOf({ item_index: 2, configuration: 0, iteration: 1, parameters: cc('cubic'), status: 'done', run_id: 'r2' }),
+  campaignItemOf({ item_index: 3, configuration: 1, iteration: 1, parameters: cc('bbr'), status: 'failed', run_id: 'r3' }),
+  campaignItemOf({ item_index: 4, configuration: 0, iteration: 2, parameters: cc('cubic'), status: 'running', run_id: 'r4' }),
+  campaignItemOf({ item_index: 5, configuration: 1, iteration: 2, parameters: cc('bbr'), status: 'done', run_id: 'r5' }),
 ];
 const runs = [
   run('r0', 'done', [flow(2.8)]),

@@ -1,5 +1,5 @@
 import { type BoxStats, boxStats, percentChange } from '../../../lib/statistics';
-import { type CampaignItem, type FlowSummary, type RunListItem, glossary } from '../../../shared/runs';
+import { type CampaignItem, type FlowFigures, type RunListItem, glossary } from '../../../shared/runs';
 import { formatValue } from './parameter-values';
 
 /** The per-flow figures a campaign's configurations are compared by, with their units. */
@@ -62,7 +62,7 @@ const shortLabelOf = (parameters: Record<string, unknown>) =>
  * runFigure is one run's figure: the value of its flow, or the mean over its flows when it has
  * several (each run weighs the same in its configuration); null when no flow has it.
  */
-export function runFigure(flows: FlowSummary[], metric: CampaignMetricKey): number | null {
+export function runFigure(flows: FlowFigures[], metric: CampaignMetricKey): number | null {
   const values = flows.map((flow) => flow[metric]).filter((value): value is number => value !== null);
   return values.length === 0 ? null : values.reduce((total, value) => total + value, 0) / values.length;
 }

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowSummary } from '../../../shared/runs';
+import { flowResultOf } from '../../../test/api-fixtures';
 import { describeCampaign, describeFlows, flowFigure, formatBytes, formatChange, formatCount } from './format';
 
-const flow = (download_time_s: number | null, goodput_mbps: number | null): FlowSummary => ({
+const flow = (download_time_s: number | null, goodput_mbps: number | null): FlowSummary =>
+  flowResultOf({
   iteration: 0,
   flow: 0,
   group: 0,
@@ -53,6 +55,7 @@ describe('describeCampaign', () => {
     expect(
       describeCampaign({
         name: 'cc-vs-fec',
+        description: '',
         scenario: 'geo-optical',
         set: { 'flows.0.size_bytes': 2000000, 'flows.0.hystart': null },
         matrix: { 'flows.0.cc': ['cubic', 'bbr'], tunnel: [null, { k: 5, z: 100 }] },
@@ -63,7 +66,7 @@ describe('describeCampaign', () => {
     ).toBe(
       'geo-optical · set flows.0.size_bytes=2000000, flows.0.hystart=null · matrix flows.0.cc: cubic, bbr × tunnel: null, {"k":5,"z":100} · 3 iterations, 1 at once, seed 7',
     );
-    expect(describeCampaign({ name: 'x', scenario: { name: 'inline' }, set: {}, matrix: {}, iterations: 1, parallel: 1, seed: 1 })).toBe(
+    expect(describeCampaign({ name: 'x', description: '', scenario: { name: 'inline' }, set: {}, matrix: {}, iterations: 1, parallel: 1, seed: 1 })).toBe(
       'an inline scenario · 1 iteration, 1 at once, seed 1',
     );
   });

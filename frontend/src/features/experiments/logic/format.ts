@@ -1,4 +1,4 @@
-import type { CampaignSpec, FlowSummary } from '../../../shared/runs';
+import type { CampaignSpec, FlowFigures } from '../../../shared/runs';
 import { formatValue } from './parameter-values';
 
 /** How the console writes out its lists and campaigns (a run itself: the shared run-format). */
@@ -10,7 +10,7 @@ export const formatBytes = (bytes: number) => `${bytes.toLocaleString('en')} byt
  * flowFigure sums up one figure of a run's flows for the runs list: the value of a lone flow, else
  * the mean and how many flows it covers; failed flows have none.
  */
-export function flowFigure(flows: FlowSummary[], figure: 'download_time_s' | 'goodput_mbps', decimals: number): string {
+export function flowFigure(flows: FlowFigures[], figure: 'download_time_s' | 'goodput_mbps', decimals: number): string {
   const values = flows.map((flow) => flow[figure]).filter((value): value is number => value !== null);
   if (values.length === 0) return '–';
   if (flows.length === 1) return values[0].toFixed(decimals);
@@ -19,7 +19,7 @@ export function flowFigure(flows: FlowSummary[], figure: 'download_time_s' | 'go
 }
 
 /** describeFlows sums up a finished run's flows by transport and congestion control (its first iteration). */
-export function describeFlows(flows: FlowSummary[]): string {
+export function describeFlows(flows: FlowFigures[]): string {
   const counts = new Map<string, number>();
   for (const flow of flows.filter((candidate) => candidate.iteration === 0)) {
     const what = `${flow.transport} ${flow.cc}`;

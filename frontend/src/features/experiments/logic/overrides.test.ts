@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../../shared/runs';
+import { flowGroupOf, scenarioOf, tunnelOf } from '../../../test/api-fixtures';
 import { commandLine, labChoices, overridesFor, parseExtra, switchTransport } from './overrides';
 
 /** geo-ideal as GET api/labs/geo-ideal validates it (the parts the console reads). */
-const geoIdeal: Scenario = {
-  name: 'geo-ideal',
-  description: 'The ideal GEO path.',
-  iterations: 1,
-  tunnel: null,
-  flows: [{ transport: 'tcp', cc: 'cubic', hystart: false, size_bytes: 20971520, duration_s: null, count: 1, start_s: 0, direction: 'download' }],
-};
+const geoIdeal: Scenario = scenarioOf({ description: 'The ideal GEO path.', flows: [flowGroupOf({ size_bytes: 20971520 })] });
 
 describe('overridesFor', () => {
   it('sends nothing for the lab as it is', () => {
@@ -29,7 +24,7 @@ describe('overridesFor', () => {
   });
 
   it('removes the lab tunnel, changes only what differs in it, and replaces a duration by a size', () => {
-    const withTunnel = { ...geoIdeal, tunnel: { k: 5, z: 100 } };
+    const withTunnel = { ...geoIdeal, tunnel: tunnelOf({ k: 5, z: 100 }) };
     expect(overridesFor(withTunnel, { ...labChoices(withTunnel), tunnel: null })).toEqual(['tunnel=null']);
     expect(overridesFor(withTunnel, { ...labChoices(withTunnel), tunnel: { k: 2, z: 100 } })).toEqual(['tunnel.k=2']);
     const timed = { ...geoIdeal, flows: [{ ...geoIdeal.flows[0], size_bytes: null, duration_s: 30 }] };

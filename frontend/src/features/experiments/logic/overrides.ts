@@ -15,7 +15,7 @@ export interface RunChoices {
   /** Identical concurrent flows. */
   count: number;
   /** S(k,z) in a tunnel below the transport, or none. */
-  tunnel: Tunnel | null;
+  tunnel: Pick<Tunnel, 'k' | 'z'> | null;
   /** More overrides, one dotted.path=value per line. */
   extra: string;
 }

@@ -3,7 +3,7 @@ import type { QueuePlace } from '../logic/queue-place';
 import type {
   CampaignDetail,
   CampaignList,
-  CampaignSpec,
+  CampaignRequest,
   Capabilities,
   Lab,
   LabDetail,
@@ -33,7 +33,7 @@ export const listCampaigns = () => request<CampaignList>('campaigns');
 export const getCampaign = (campaignId: string) => request<CampaignDetail>(`campaigns/${encodeURIComponent(campaignId)}`);
 
 /** createCampaign starts a campaign; a 422 ApiError names each bad field or configuration, and nothing is created. */
-export const createCampaign = (spec: CampaignSpec) => request<CampaignDetail>('campaigns', postJson(spec));
+export const createCampaign = (spec: CampaignRequest) => request<CampaignDetail>('campaigns', postJson(spec));
 
 export const cancelCampaign = (campaignId: string) =>
   request<{ message: string }>(`campaigns/${encodeURIComponent(campaignId)}/cancel`, postJson());

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { STREAM_NOT_FOUND } from '../api/client';
 import type { CampaignProgress, CampaignStreamEvent } from '../api/types';
 import { campaignLiveReducer, initialCampaignLive, progressText } from './campaign-view';
+import { runResultOf, stateEventOf, summaryEventOf } from '../../../test/api-fixtures';
 
 const progress = (patch: Partial<CampaignProgress>): CampaignProgress => ({
   total: 4,
@@ -17,10 +18,10 @@ describe('campaignLiveReducer', () => {
   it('follows the progress and the state of each run', () => {
     const events: CampaignStreamEvent[] = [
       { type: 'campaign', campaign_id: 'c1', status: 'running', progress: progress({ pending: 2, running: 2 }) },
-      { type: 'state', state: 'building', run_id: 'r0', campaign_id: 'c1' },
-      { type: 'state', state: 'running', run_id: 'r0', campaign_id: 'c1', iteration: 0 },
-      { type: 'state', state: 'building', run_id: 'r1', campaign_id: 'c1' },
-      { type: 'summary', campaign_id: 'c1', run_id: 'r0', status: 'done', error: null, flows: [], iterations: [] },
+      stateEventOf({ state: 'building', run_id: 'r0', campaign_id: 'c1' }),
+      stateEventOf({ state: 'running', run_id: 'r0', campaign_id: 'c1', iteration: 0 }),
+      stateEventOf({ state: 'building', run_id: 'r1', campaign_id: 'c1' }),
+      summaryEventOf(runResultOf({ run_id: 'r0' }), 'c1'),
       { type: 'campaign', campaign_id: 'c1', status: 'running', progress: progress({ pending: 1, running: 2, done: 1 }) },
     ];
     const live = events.reduce((state, event) => campaignLiveReducer(state, { type: 'event', event }), initialCampaignLive);

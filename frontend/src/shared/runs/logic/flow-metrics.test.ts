@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowSummary } from '../api/types';
 import { flowRoles, formatConvergence, formatPercent, formatStartup } from './flow-metrics';
+import { flowResultOf } from '../../../test/api-fixtures';
 
-const flow = (figures: Partial<FlowSummary>): FlowSummary => ({
+const flow = (figures: Partial<FlowSummary>): FlowSummary =>
+  flowResultOf({
   iteration: 0,
   flow: 1,
   group: 1,

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../api/types';
 import { attachmentName, runExports, runExportUrl } from './run-exports';
+import { runResultOf } from '../../../test/api-fixtures';
 
 const base = 'http://127.0.0.1:8000/';
-const result = (kinds: ('qlog' | 'keylog' | 'pcapng')[]): RunResult => ({
+const result = (kinds: ('qlog' | 'keylog' | 'pcapng')[]): RunResult =>
+  runResultOf({
   run_id: 'r1',
   status: 'done',
   error: null,

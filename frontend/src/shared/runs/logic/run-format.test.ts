@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../api/types';
+import { flowGroupOf, scenarioOf, tunnelOf } from '../../../test/api-fixtures';
 import { describeForwardChannel, describeScenario, formatDuration, formatNumber, formatSize } from './run-format';
 
 describe('formatting', () => {
@@ -12,16 +13,14 @@ describe('formatting', () => {
 });
 
 describe('describing a run', () => {
-  const scenario: Scenario = {
+  const scenario: Scenario = scenarioOf({
     name: 'latecomer',
-    description: '',
-    iterations: 1,
-    tunnel: { k: 5, z: 100 },
+    tunnel: tunnelOf({ k: 5, z: 100 }),
     flows: [
-      { transport: 'tcp', cc: 'cubic', hystart: false, size_bytes: 20971520, duration_s: null, count: 1, start_s: 0, direction: 'download' },
-      { transport: 'quic-picoquic', cc: 'bbr1', hystart: null, size_bytes: 300000, duration_s: null, count: 2, start_s: 5, direction: 'download' },
+      flowGroupOf({ size_bytes: 20971520 }),
+      flowGroupOf({ transport: 'quic-picoquic', cc: 'bbr1', hystart: null, size_bytes: 300000, count: 2, start_s: 5 }),
     ],
-  };
+  });
 
   it('says what each flow group moves and which FEC protects it', () => {
     expect(describeScenario(scenario)).toBe(
@@ -34,7 +33,11 @@ describe('describing a run', () => {
   });
 
   it('says what the forward channel loses, with the p and q derived from measured statistics', () => {
-    const withChannel = (channel: object) => ({ ...scenario, path: { forward: { channel } } });
+    // Channels as a lab writes them: the backend keeps a derived p and q beside the measured statistics.
+    const withChannel = (channel: object): Scenario => ({
+      ...scenario,
+      path: { ...scenario.path, forward: { ...scenario.path.forward, channel: channel as Scenario['path']['forward']['channel'] } },
+    });
     expect(
       describeForwardChannel(
         withChannel({ model: 'ge-time', loss_time_ratio: 0.0256, mean_burst_ms: 16.7, step_ms: 10, p: 0.01573208, q: 0.5988024 }),

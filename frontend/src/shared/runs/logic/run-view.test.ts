@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Run, RunSamples, SampleEvent, StreamEvent } from '../api/types';
+import { errorEventOf, flowGroupOf, linkSampleOf, runResultOf, scenarioOf, stateEventOf, summaryEventOf, tunnelOf, tunnelSampleOf } from '../../../test/api-fixtures';
 import { initialRunView, isFinished, phaseLabel, runViewReducer } from './run-view';
 import { mergeSamples } from './samples';
 import { flowLabels, iterationsOf, lastTime, runCharts } from './series';
@@ -15,22 +16,19 @@ const run: Run = {
   created_at: 1795325004.2,
   started_at: 1795325004.3,
   finished_at: null,
-  scenario: {
-    name: 'geo-ideal',
-    description: '',
-    iterations: 1,
-    tunnel: { k: 5, z: 100 },
-    flows: [{ transport: 'tcp', cc: 'cubic', hystart: false, size_bytes: 300000, duration_s: null, count: 2, start_s: 0, direction: 'download' }],
-  },
+  scenario: scenarioOf({ tunnel: tunnelOf({ k: 5, z: 100 }), flows: [flowGroupOf({ size_bytes: 300000, count: 2 })] }),
   provenance: {},
   result: null,
+  worker: null,
+  attempt: 1,
+  host_kept_up: null,
 };
 
 // Rows as the store keeps them and the stream sends them (backend/satlab/service/store.py, sample_rows).
-const linkRow = (t_s: number, direction: 'forward' | 'return', queueBytes: number, dropsBuffer: number, dropsChannel: number, iteration = 0) => ({
+const linkRow = (t_s: number, direction: 'forward' | 'return', queueBytes: number, dropsBuffer: number, dropsChannel: number, iteration = 0) =>
+  linkSampleOf({
   iteration,
   t_s,
-  link: 'satellite' as const,
   direction,
   queue_bytes: queueBytes,
   in_flight_packets: 3,
@@ -45,7 +43,8 @@ const linkRow = (t_s: number, direction: 'forward' | 'return', queueBytes: numbe
 });
 
 function sample(t_s: number, goodput: number | null, lost: number, iteration = 0): SampleEvent {
-  const tunnelRow = (direction: 'forward' | 'return', rxLost: number) => ({
+  const tunnelRow = (direction: 'forward' | 'return', rxLost: number) =>
+    tunnelSampleOf({
     iteration,
     t_s,
     direction,
@@ -60,6 +59,8 @@ function sample(t_s: number, goodput: number | null, lost: number, iteration = 0
   return {
     type: 'sample',
     run_id: '0e5015',
+    campaign_id: null,
+    cross_traffic: null,
     iteration,
     t_s,
     flows: [0, 1].map((flow) => ({
@@ -80,7 +81,7 @@ function sample(t_s: number, goodput: number | null, lost: number, iteration = 0
 
 const events: StreamEvent[] = [
   { type: 'run', run },
-  { type: 'state', state: 'running', run_id: '0e5015', iteration: 0 },
+  stateEventOf({ state: 'running', run_id: '0e5015', iteration: 0 }),
   sample(0.1, null, 0),
   sample(0.2, 4.5, 2),
 ];
@@ -110,10 +111,10 @@ describe('runViewReducer', () => {
     expect(view.stream).toBe('open');
     expect(lastTime(view.samples, 0)).toBe(0.2);
 
-    const result = { run_id: '0e5015', status: 'done' as const, error: null, flows: [], iterations: [] };
-    view = replay([...events, { type: 'state', state: 'collecting', run_id: '0e5015', iteration: 0 }, { type: 'summary', ...result }]);
+    const result = runResultOf({ run_id: '0e5015' });
+    view = replay([...events, stateEventOf({ state: 'collecting', run_id: '0e5015', iteration: 0 }), summaryEventOf(result)]);
     expect(view.phase).toBe('done');
-    expect(view.result).toEqual(result);
+    expect(view.result).toMatchObject(result);
     expect(view.run?.status).toBe('done');
     expect(isFinished(view.phase)).toBe(true);
     expect(runViewReducer(view, { type: 'closed', code: 1000 }).stream).toBe('ended');
@@ -136,7 +137,7 @@ describe('runViewReducer', () => {
   });
 
   it('keeps error events and names the phases in words', () => {
-    const view = replay([...events, { type: 'error', run_id: '0e5015', message: 'satlink exited 1' }]);
+    const view = replay([...events, errorEventOf({ run_id: '0e5015', message: 'satlink exited 1' })]);
     expect(view.errors).toEqual(['satlink exited 1']);
     expect(phaseLabel('building')).toBe('Building the path');
     expect(phaseLabel(null)).toBe('Connecting…');
