@@ -107,7 +107,7 @@ check: build-native build-wasm venv
 	ctest --test-dir $(BUILD)/codec --output-on-failure --parallel $(JOBS)
 	cd backend && .venv/bin/ruff check satlab tests bench && .venv/bin/mypy \
 		&& .venv/bin/pytest -q -m "not needs_root"
-	cd frontend && npm run lint --if-present && npm run typecheck && npx vitest run
+	cd frontend && npm run lint --if-present && npm run check-api && npm run typecheck && npx vitest run
 	@echo "make check: all passed"
 
 test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend test-compose test-stack
@@ -139,7 +139,7 @@ test-datapath: build-native venv
 	$(VENV)/bin/pytest tests/datapath
 
 test-frontend: build-frontend build-native venv
-	cd frontend && npm run lint && npm test && npm run first-load && npm run e2e
+	cd frontend && npm run lint && npm run check-api && npm test && npm run first-load && npm run e2e
 
 # The backend: ruff, mypy --strict, then pytest: scenario model, engine, store,
 # API, CLI; its integration tests run real experiments through namespaces,
