@@ -364,6 +364,17 @@ def _doctor(_: argparse.Namespace) -> int:
     return 0
 
 
+def _db_after_the_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Every command takes --db after its name too (`satlab serve --db PATH`), as
+    the README says; given there, it overrides the one before the command (whose
+    default stands otherwise: SUPPRESS sets nothing)."""
+    for command in commands.choices.values():
+        command.add_argument("--db", default=argparse.SUPPRESS, help="the SQLite store (as --db before the command)")
+        for action in command._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _db_after_the_command(action)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="satlab", description="Transport experiments over emulated GEO paths.")
     parser.add_argument("--db", default=str(Settings.from_env().db_path),
@@ -479,6 +490,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --calibrate: a check that calibration works, in seconds; not one to use")
     worker.set_defaults(handler=_worker)
     commands.add_parser("doctor", help="what this host offers").set_defaults(handler=_doctor)
+    _db_after_the_command(commands)
     args = parser.parse_args(argv)
     try:
         status: int = args.handler(args)

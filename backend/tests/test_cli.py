@@ -4,8 +4,11 @@ import csv
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -230,3 +233,33 @@ def test_export_refused_exits_2_with_a_sentence_and_writes_nothing(tmp_path, kin
     assert done.returncode == 2
     assert done.stderr.startswith(sentence)
     assert not out.exists() and not [path for path in tmp_path.iterdir() if "partial" in path.name]
+
+
+def test_every_command_takes_db_after_its_name_too(tmp_path):
+    """Issue 18: `satlab serve --db PATH` failed although the README says every command takes --db."""
+    listed = subprocess.run([*SATLAB, "runs", "--db", str(tmp_path / "after.db")], capture_output=True, text=True)
+    assert listed.returncode == 0, listed.stderr
+    assert (tmp_path / "after.db").is_file()
+    studies = subprocess.run([*SATLAB, "study", "list", "--db", str(tmp_path / "nested.db")],
+                             capture_output=True, text=True)
+    assert studies.returncode == 0, studies.stderr
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = subprocess.Popen([*SATLAB, "serve", "--db", str(tmp_path / "serve.db"), "--host", "127.0.0.1",
+                              "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        answered = None
+        while answered is None and time.monotonic() < deadline and serve.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/auth/me", timeout=1) as response:
+                    answered = response.status
+            except OSError:
+                time.sleep(0.1)
+        assert answered == 200, serve.stderr.read() if serve.poll() is not None else "no answer within 30 s"
+        assert (tmp_path / "serve.db").is_file()
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.wait(timeout=30)
