@@ -117,7 +117,7 @@ export function ResidualChart(props: ResidualChartProps) {
           {shown && <line className="hover-guide" x1={x(shown.k)} x2={x(shown.k)} y1={margin.top} y2={height - margin.bottom} />}
           {drawn.map((point) => (
             <g key={point.k}>
-              <line className="interval-bar" x1={x(point.k)} x2={x(point.k)} y1={position(point.lower)} y2={position(point.upper)} />
+              <IntervalMark x={x(point.k)} lower={position(point.lower)} upper={position(point.upper)} />
               <circle
                 className={[
                   'residual-point',
@@ -134,8 +134,10 @@ export function ResidualChart(props: ResidualChartProps) {
           ))}
           <g className="chart-legend" transform={`translate(${width - margin.right - 200},${margin.top + 8})`}>
             <line className="residual-line" x2={26} />
+            <IntervalMark x={13} lower={8} upper={-8} />
+            <circle className="residual-point" cx={13} cy={0} r={5} />
             <text x={32} dy="0.32em">
-              after S(k,{z}), 95 % bars
+              after S(k,{z}), 95 % interval
             </text>
             <line className="channel-line" x2={26} y1={22} y2={22} />
             <text x={32} y={22} dy="0.32em">
@@ -164,5 +166,21 @@ export function ResidualChart(props: ResidualChartProps) {
         {shown ? describePoint(shown, z) : 'Point at the chart, or focus it and press the arrow keys, to read a point.'}
       </p>
     </div>
+  );
+}
+
+/**
+ * IntervalMark is a point's 95 % interval: a bar from its lower to its upper end, each end capped
+ * wider than the point's dot, so that an interval narrower than the dot still shows (at the
+ * default zoom most are: the legend must not promise bars nobody can see).
+ */
+function IntervalMark({ x, lower, upper }: { x: number; lower: number; upper: number }) {
+  const cap = 8;
+  return (
+    <g className="interval-mark">
+      <line className="interval-bar" x1={x} x2={x} y1={lower} y2={upper} />
+      <line className="interval-cap" x1={x - cap} x2={x + cap} y1={lower} y2={lower} />
+      <line className="interval-cap" x1={x - cap} x2={x + cap} y1={upper} y2={upper} />
+    </g>
   );
 }
