@@ -190,9 +190,21 @@ describe('a study of several experiments (Martin & Khademi)', () => {
     const entry = (configuration: Record<string, string>, goodput: number[], acks: number[]): ReportConfiguration => ({
       configuration,
       failed: 0,
+      host_not_kept_up: null,
+      flags: [],
+      diagnostics: null,
+      // The first format's figures at the top: none in this format.
+      values: null,
+      n: null,
+      median: null,
+      q1: null,
+      q3: null,
+      std: null,
+      min: null,
+      max: null,
       metrics: {
-        download_goodput_mbps: { values: goodput, n: goodput.length, median: goodput[0], q1: goodput[0], q3: goodput[0], std: null, min: null, max: null },
-        ack_frames_sent: { values: acks, n: acks.length, median: acks[0] ?? null, q1: null, q3: null, std: null, min: null, max: null },
+        download_goodput_mbps: { values: goodput, n: goodput.length, median: goodput[0], q1: goodput[0], q3: goodput[0], std: null, min: null, max: null, runs: null },
+        ack_frames_sent: { values: acks, n: acks.length, median: acks[0] ?? null, q1: null, q3: null, std: null, min: null, max: null, runs: null },
       },
     });
     const bulk = { experiment: 'bulk', download: 'ngtcp2-bbr1', loss: '0', upload: '', uplink: '', competition: '' };

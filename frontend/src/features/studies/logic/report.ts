@@ -8,6 +8,7 @@ import {
   type ReportRow,
   type Selection,
   type Study,
+  type StudyConfiguration,
   type StudyReport,
 } from '../api/types';
 
@@ -32,12 +33,17 @@ export function tableRows(study: Study, report: StudyReport | null): ReportRow[]
     satlab: null,
     q1: null,
     q3: null,
+    published_std: null,
+    satlab_std: null,
     n: 0,
+    runs: null,
     failed: 0,
     ratio: null,
     band: null,
     band_reason: null,
     in_band: null,
+    flags: [],
+    explanation: null,
   }));
 }
 
@@ -118,8 +124,13 @@ export function experimentTables(study: Study, report: StudyReport | null): Expe
           satlab: figures.median,
           q1: figures.q1,
           q3: figures.q3,
+          published_std: null,
+          satlab_std: null,
           n: figures.n,
+          runs: figures.runs,
           failed: entry.failed,
+          flags: [],
+          explanation: null,
           ratio: null,
           band: null,
           band_reason: null,
@@ -214,7 +225,7 @@ const sameLevels = (a: Configuration, b: Configuration, axes: string[]) => axes.
 export function configurationMetrics(entry: ReportConfiguration): Record<string, MetricFigures> {
   if (entry.metrics) return entry.metrics;
   const { values, n, median, q1, q3, std, min, max } = entry as unknown as MetricFigures;
-  return { download_time_s: { values, n, median, q1, q3, std, min, max } };
+  return { download_time_s: { values, n, median, q1, q3, std, min, max, runs: null } };
 }
 
 /**
@@ -270,23 +281,13 @@ export type CheckVerdict = 'holds' | 'fails' | 'not measured';
 
 export const checkVerdict = (holds: boolean | null): CheckVerdict => (holds === null ? 'not measured' : holds ? 'holds' : 'fails');
 
-/** One configuration of a study run, as the API lists them (GET api/studies/{id}: configurations). */
-export interface StudyConfiguration {
-  experiment: string;
-  /** What names it: column -> level, '' where its experiment does not vary the column. */
-  levels: Configuration;
-  /** Its runs in a study run: its experiment's iterations (the quick run's in quick_configurations). */
-  iterations: number;
-}
-
 /**
  * The configurations the backend computes for a study (its one computation of the matrix,
  * backend/satlab/studies/matrix.py), full and quick; absent from the static studies.json, where
  * no run starts.
  */
 export function studyConfigurations(study: Study, quick: boolean): StudyConfiguration[] {
-  const listed = study as Study & { configurations?: StudyConfiguration[]; quick_configurations?: StudyConfiguration[] };
-  return (quick ? listed.quick_configurations : listed.configurations) ?? [];
+  return (quick ? study.quick_configurations : study.configurations) ?? [];
 }
 
 /** selects tells whether a selection takes a configuration: its experiment, and each level it names. */
