@@ -77,6 +77,25 @@ test('every metric explains itself on hover or focus, read as its description', 
   await expect(panel.getByRole('group', { name: 'Wall time' })).toHaveAccessibleDescription(/^From the run’s start to its end/);
 });
 
+test('at 1366 px the summary per flow scrolls inside its own box, the flow named beside every figure', async ({ page }) => {
+  // Issue 18: the 20 columns were cut off at 1366 px, Goodput hidden.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const panel = await openRun(page);
+  const summary = panel.getByRole('table', { name: 'Summary per flow' });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1366);
+  const box = summary.locator('xpath=..');
+  const [boxRight, panelRight] = await box.evaluate((node) => [node.getBoundingClientRect().right, node.closest('section')!.getBoundingClientRect().right]);
+  expect(boxRight).toBeLessThanOrEqual(panelRight + 1);
+  const goodput = summary.getByRole('columnheader', { name: 'Goodput, Mbit/s', exact: true });
+  await goodput.scrollIntoViewIfNeeded();
+  await expect(goodput).toBeInViewport();
+  const name = summary.getByRole('rowheader').first();
+  const [nameBox, scrollBox] = [await name.boundingBox(), await box.boundingBox()];
+  expect(Math.abs((nameBox?.x ?? 0) - (scrollBox?.x ?? 0))).toBeLessThan(2);
+  await box.evaluate((node) => node.scrollTo({ left: node.scrollWidth }));
+  expect(Math.abs(((await name.boundingBox())?.x ?? 0) - (scrollBox?.x ?? 0))).toBeLessThan(2);
+});
+
 test('the selected run’s green “done” has a contrast of 4.5:1 at least', async ({ page }) => {
   await openRun(page);
   const row = page.getByRole('region', { name: 'Runs' }).getByRole('row', { name: new RegExp(`Open run ${runId}`) });
