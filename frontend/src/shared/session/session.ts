@@ -1,23 +1,13 @@
-import { request } from '../api';
+import { request, type Schemas } from '../api';
 
 /**
  * Who this browser's session is (GET /api/auth/me); open_access: the server needs no sign-in; key: a
  * student's personal key, what signing in again with their name from another browser needs.
  */
-export interface Me {
-  role: 'instructor' | 'student' | 'anonymous';
-  id: string | null;
-  name: string | null;
-  open_access: boolean;
-  key?: string | null;
-}
+export type Me = Schemas['Me'];
 
 /** One of the server's quotas and limits (GET /api/limits): its name, value and what it limits. */
-export interface Limit {
-  name: string;
-  value: number;
-  description: string;
-}
+export type Limit = Schemas['Limit'];
 
 export const getMe = () => request<Me>('auth/me');
 export const getLimits = () => request<Limit[]>('limits');

@@ -1,31 +1,15 @@
-import { postJson, request } from '../../../shared/api';
-import type { Limit, Me } from '../../../shared/session';
+import { postJson, request, type Schemas } from '../../../shared/api';
+import type { Me } from '../../../shared/session';
 import { type OpenApiDocument, quotaLimitsFromOpenApi } from './quota-limits';
 
 /** A student of the class: their personal key is what signing in as them again needs. */
-export interface Student {
-  student_id: string;
-  name: string;
-  joined_at: number;
-  key: string;
-  runs: number;
-}
+export type Student = Schemas['StudentRow'];
 
 /** What the instructor shows and watches (GET /api/class). */
-export interface ClassInfo {
-  class_code: string;
-  enabled_labs: string[] | null;
-  students: Student[];
-  database_bytes: number;
-  max_database_bytes: number;
-  retention_days: number;
-}
+export type ClassInfo = Schemas['ClassPublic'];
 
 /** A quota the instructor may change (GET api/class/quotas): its default is the environment's value. */
-export interface Quota extends Limit {
-  default: number;
-  ceiling: number;
-}
+export type Quota = Schemas['Quota'];
 
 /** The body of PUT api/class/quotas: every quota's value, by name. */
 export type QuotaValues = Record<string, number>;
@@ -41,26 +25,24 @@ export const signInInstructor = (token: string) => post<Me>('auth/instructor', {
 /** joinClass signs a student in; a name taken in the class needs its key (this browser keeps the keys it was given). */
 export const joinClass = (classCode: string, name: string, key = '') =>
   post<Me>('auth/student', { class_code: classCode, name, ...(key ? { key } : {}) });
-export const signOut = () => post<{ message: string }>('auth/logout');
+export const signOut = () => post<Schemas['Message']>('auth/logout');
 export const getClass = () => request<ClassInfo>('class');
 export const newClassCode = () => post<{ class_code: string }>('class/code');
 /** removeStudent ends their sessions, cancels their unfinished runs and frees their name. */
 export const removeStudent = (studentId: string) =>
-  request<{ message: string }>(`class/students/${encodeURIComponent(studentId)}`, { method: 'DELETE' });
+  request<Schemas['Message']>(`class/students/${encodeURIComponent(studentId)}`, { method: 'DELETE' });
 /** newStudentKey replaces a student's personal key (the old one no longer signs in) and ends their sessions. */
 export const newStudentKey = (studentId: string) => post<Student>(`class/students/${encodeURIComponent(studentId)}/key`);
 export const getQuotas = () => request<Quota[]>('class/quotas');
 /** A preset of labs/ (GET api/labs), as the instructor chooses among them. */
-export interface Preset {
-  name: string;
-}
-export const getPresets = async () => (await request<{ data: Preset[] }>('labs')).data;
+export type Preset = Schemas['LabPublic'];
+export const getPresets = async () => (await request<Schemas['LabsPublic']>('labs')).data;
 /** setEnabledLabs chooses the presets students may run; null: every preset, those added later too. */
 export const setEnabledLabs = (labs: string[] | null) =>
-  request<{ enabled_labs: string[] | null }>('class/labs', { ...postJson({ enabled_labs: labs }), method: 'PUT' });
+  request<Schemas['EnabledLabs']>('class/labs', { ...postJson({ enabled_labs: labs }), method: 'PUT' });
 /** setQuotas sends every quota; a 422 ApiError names each field above its ceiling, and nothing changes. */
 export const setQuotas = (values: QuotaValues) => request<Quota[]>('class/quotas', { ...postJson(values), method: 'PUT' });
 /** The range of each quota field, from the backend's OpenAPI document (its ceilings are this server's). */
 export const getQuotaLimits = async () => quotaLimitsFromOpenApi(await request<OpenApiDocument>('openapi.json'));
 /** What this server (often a container) cannot do that runs need, each a sentence. */
-export const getLimitations = async () => (await request<{ limitations?: string[] }>('capabilities')).limitations ?? [];
+export const getLimitations = async () => (await request<Schemas['Capabilities']>('capabilities')).limitations;

@@ -1,4 +1,4 @@
-import { postJson, request, apiUrl } from '../../../shared/api';
+import { apiUrl, postJson, request, type Schemas } from '../../../shared/api';
 import type { StudyDetail, StudyList, StudyReport, StudyRun, StudyRunRequest } from './types';
 
 /** Where the static build keeps the studies (scripts/studies-asset.ts): beside index.html. */
@@ -12,7 +12,7 @@ const campaignQuery = (campaignIds: string[]) =>
 
 export const listStudies = () => request<StudyList>('studies');
 export const getStudy = (id: string) => request<StudyDetail>(study(id));
-export const listStudyRuns = (id: string) => request<{ data: StudyRun[]; count: number }>(`${study(id)}/runs`);
+export const listStudyRuns = (id: string) => request<Schemas['StudyRunsPublic']>(`${study(id)}/runs`);
 export const getStudyReport = (id: string, campaignIds: string[]) =>
   request<StudyReport>(`${study(id)}/report${campaignQuery(campaignIds)}`);
 

@@ -1,11 +1,10 @@
-import { postJson, request, streamUrl } from '../../api';
+import { postJson, request, type Schemas, streamUrl } from '../../api';
 import type { QueuePlace } from '../logic/queue-place';
 import type {
   CampaignDetail,
   CampaignList,
   CampaignRequest,
   Capabilities,
-  Lab,
   LabDetail,
   Run,
   RunList,
@@ -15,7 +14,7 @@ import type {
 } from './types';
 
 export const getCapabilities = () => request<Capabilities>('capabilities');
-export const getLabs = () => request<{ data: Lab[]; count: number }>('labs');
+export const getLabs = () => request<Schemas['LabsPublic']>('labs');
 export const getLab = (name: string) => request<LabDetail>(`labs/${encodeURIComponent(name)}`);
 export const getRun = (runId: string) => request<Run>(`runs/${encodeURIComponent(runId)}`);
 export const getSamples = (runId: string) => request<RunSamples>(`runs/${encodeURIComponent(runId)}/samples`);
@@ -27,7 +26,7 @@ export const createRun = (lab: string, overrides: string[]) => request<Run>('run
 /** getQueuePlace gives a queued run's place in line and about when it starts. */
 export const getQueuePlace = (runId: string) => request<QueuePlace>(`runs/${encodeURIComponent(runId)}/queue`);
 
-export const cancelRun = (runId: string) => request<{ message: string }>(`runs/${encodeURIComponent(runId)}/cancel`, postJson());
+export const cancelRun = (runId: string) => request<Schemas['Message']>(`runs/${encodeURIComponent(runId)}/cancel`, postJson());
 
 export const listCampaigns = () => request<CampaignList>('campaigns');
 export const getCampaign = (campaignId: string) => request<CampaignDetail>(`campaigns/${encodeURIComponent(campaignId)}`);
@@ -36,9 +35,9 @@ export const getCampaign = (campaignId: string) => request<CampaignDetail>(`camp
 export const createCampaign = (spec: CampaignRequest) => request<CampaignDetail>('campaigns', postJson(spec));
 
 export const cancelCampaign = (campaignId: string) =>
-  request<{ message: string }>(`campaigns/${encodeURIComponent(campaignId)}/cancel`, postJson());
+  request<Schemas['Message']>(`campaigns/${encodeURIComponent(campaignId)}/cancel`, postJson());
 export const resumeCampaign = (campaignId: string) =>
-  request<{ message: string }>(`campaigns/${encodeURIComponent(campaignId)}/resume`, postJson());
+  request<Schemas['Message']>(`campaigns/${encodeURIComponent(campaignId)}/resume`, postJson());
 
 /** The most runs GET api/runs gives at once. */
 const RUNS_PER_REQUEST = 1000;

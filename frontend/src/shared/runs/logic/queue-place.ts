@@ -1,10 +1,11 @@
-/** A queued run's place in line, as GET api/runs/{id}/queue gives it. */
-export interface QueuePlace {
-  /** 1: the next to start; null once the run is no longer queued. */
-  queue_position: number | null;
-  /** About when it starts, seconds from now (from recent runs' lengths); null before any ran. */
-  estimated_start_s: number | null;
-}
+import type { Schemas } from '../../api';
+
+/**
+ * A queued run's place in line, as GET api/runs/{id}/queue gives it: queue_position 1 is the next
+ * to start, null once the run is no longer queued; estimated_start_s about when it starts, seconds
+ * from now (from recent runs' lengths), null before any ran.
+ */
+export type QueuePlace = Schemas['QueuePlace'];
 
 const ordinal = (n: number) => {
   const tens = n % 100;
