@@ -4,9 +4,10 @@
  * document (`satlab openapi`) by openapi-typescript into src/shared/api/schema.d.ts, never typed
  * twice by hand (full-stack-fastapi-template's generate-client, for types).
  *
- *   node scripts/api-schema.mjs            writes src/shared/api/schema.d.ts
- *   node scripts/api-schema.mjs --check    exits 1, saying so, when the committed file is not
- *                                          what the backend's document generates now
+ *   node scripts/api-schema.mjs            writes src/shared/api/schema.d.ts, and the S(k,z) ranges
+ *                                          to src/lib/code-limits/tunnel-limits.json
+ *   node scripts/api-schema.mjs --check    exits 1, saying so, when a committed file is not what
+ *                                          the backend's document generates now
  *
  * The backend is backend/.venv/bin/satlab (make venv), or the command in SATLAB_OPENAPI_COMMAND.
  */
@@ -40,28 +41,48 @@ function openApiDocument() {
 
 // A field with a default is optional as the document says: a request body may leave it out, and a
 // response lists it as required (the backend's served schemas make every sent field required).
-const generated = header + astToString(await openapiTS(openApiDocument(), { defaultNonNullable: false }));
+const document = openApiDocument();
+const generated = header + astToString(await openapiTS(document, { defaultNonNullable: false }));
+
+/**
+ * The S(k,z) ranges of the scenario's Tunnel (the one source of GET api/limits/tunnel), for the
+ * browser labs, which run without the backend: src/lib/code-limits reads this copy.
+ */
+function tunnelLimits() {
+  const fields = document.components.schemas.Tunnel.properties;
+  const range = (name) => ({ min: fields[name].minimum, max: fields[name].maximum });
+  return `${JSON.stringify({ k: range('k'), z: range('z') }, null, 2)}\n`;
+}
+
+const outputs = [
+  [schemaPath, generated],
+  [fileURLToPath(new URL('../src/lib/code-limits/tunnel-limits.json', import.meta.url)), tunnelLimits()],
+];
 
 if (!check) {
-  writeFileSync(schemaPath, generated);
-  console.log(`wrote ${schemaPath}`);
+  for (const [path, text] of outputs) {
+    writeFileSync(path, text);
+    console.log(`wrote ${path}`);
+  }
 } else {
-  let committed = '';
-  try {
-    committed = readFileSync(schemaPath, 'utf8');
-  } catch {
-    // A missing file differs like any other.
+  for (const [path, text] of outputs) {
+    let committed = '';
+    try {
+      committed = readFileSync(path, 'utf8');
+    } catch {
+      // A missing file differs like any other.
+    }
+    if (committed !== text) {
+      const committedLines = committed.split('\n');
+      const generatedLines = text.split('\n');
+      const first = generatedLines.findIndex((line, index) => line !== committedLines[index]);
+      console.error(
+        `${path} is not what the backend's OpenAPI document generates now (first difference at line ${first + 1}: ` +
+          `${JSON.stringify(generatedLines[first] ?? '(end of file)')} generated, ${JSON.stringify(committedLines[first] ?? '(end of file)')} committed): ` +
+          'run npm run generate-api and commit it, with the frontend changes the new types need.',
+      );
+      process.exit(1);
+    }
   }
-  if (committed !== generated) {
-    const committedLines = committed.split('\n');
-    const generatedLines = generated.split('\n');
-    const first = generatedLines.findIndex((line, index) => line !== committedLines[index]);
-    console.error(
-      `src/shared/api/schema.d.ts is not what the backend's OpenAPI document generates now (first difference at line ${first + 1}: ` +
-        `${JSON.stringify(generatedLines[first] ?? '(end of file)')} generated, ${JSON.stringify(committedLines[first] ?? '(end of file)')} committed): ` +
-        'run npm run generate-api and commit it, with the frontend changes the new types need.',
-    );
-    process.exit(1);
-  }
-  console.log('src/shared/api/schema.d.ts is what the backend generates');
+  console.log('src/shared/api/schema.d.ts and src/lib/code-limits/tunnel-limits.json are what the backend generates');
 }

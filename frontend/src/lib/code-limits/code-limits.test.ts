@@ -1,5 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { codeProblems, hasProblems } from '.';
+import { codeLimits, codeProblems, hasProblems } from '.';
+
+/** What GET api/limits/tunnel answers, from the backend's own handler (its virtual environment, make venv). */
+function servedTunnelLimits(): { k: { min: number; max: number }; z: { min: number; max: number }; k_at_most_z: boolean } {
+  const python = fileURLToPath(new URL('../../../../backend/.venv/bin/python', import.meta.url));
+  const script = 'from satlab.api.routes.admin import get_tunnel_limits; print(get_tunnel_limits(None).model_dump_json())';
+  return JSON.parse(execFileSync(python, ['-c', script], { encoding: 'utf8' }));
+}
+
+describe('codeLimits', () => {
+  it('are the ranges of k and z GET api/limits/tunnel serves, k at most z', () => {
+    const served = servedTunnelLimits();
+    expect({ k: codeLimits.k, z: codeLimits.z }).toEqual({ k: served.k, z: served.z });
+    expect(served.k_at_most_z).toBe(true);
+    expect(codeProblems({ k: served.z.max, z: served.z.max - 1 }).k).toHaveLength(1);
+  });
+});
 
 describe('codeProblems', () => {
   it('accepts the codes the backend accepts', () => {

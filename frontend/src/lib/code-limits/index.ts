@@ -1,12 +1,17 @@
+import tunnelLimits from './tunnel-limits.json';
+
 /**
- * The S(k,z) codes a form accepts, in one table: the backend's limits (backend/satlab/scenario.py,
- * Tunnel: k and z from 1 to 1000, k <= z), which lie within the codec's own (codec/include/swf.h:
- * z up to 4095, symbols of 1 to 65535 bytes). The browser labs refuse what the backend would, so
- * that a code tried in a lab can be run on the testbed as it is.
+ * The S(k,z) codes a form accepts, in one table: k and z within the backend's limits (the
+ * scenario's Tunnel, which GET api/limits/tunnel serves; k <= z), copied at build time into
+ * tunnel-limits.json by `npm run generate-api` from the backend's OpenAPI document, since the
+ * labs run without the backend; they lie within the codec's own (codec/include/swf.h: z up to
+ * 4095). The symbol size is the codec's range (1 to 65535 bytes): the labs' payloads are not the
+ * tunnel's packets. The browser labs refuse what the backend would, so that a code tried in a lab
+ * can be run on the testbed as it is.
  */
 export const codeLimits = {
-  k: { min: 1, max: 1000 },
-  z: { min: 1, max: 1000 },
+  k: tunnelLimits.k,
+  z: tunnelLimits.z,
   symbolBytes: { min: 1, max: 65535 },
 } as const;
 
