@@ -83,6 +83,10 @@ def capacity_records(calibration: Calibration) -> list[dict[str, Any]]:
                         "lone_median_s": lone_s, "median_at_max_s": at_max_s,
                         "ratio_at_max": round(at_max_s / lone_s - 1, 4) if at_max_s and lone_s else None,
                         "lone_spread_ratio": evidence.get("lone_spread_ratio"),
+                        # A host late with one run (satlink's lateness p99 at its limit) runs that kind alone.
+                        "lone_kept_up": evidence.get("lone_kept_up"),
+                        "lone_lateness_p99_ms": max((step["lateness_p99_ms"] for step in evidence.get("lone", [])
+                                                     if step["lateness_p99_ms"] is not None), default=None),
                         "lateness_p99_ms_at_max": best.get("lateness_p99_ms"),
                         "load_avg_1m_max": best.get("load_avg_1m_max"),
                         "tried": {step["concurrent"]: "held" if not step["problems"] else "; ".join(step["problems"])

@@ -95,6 +95,11 @@ class EventConsumer:
             if "BUSYGROUP" not in str(error):  # it exists: another start made it
                 raise
 
+    @property
+    def reading_new(self) -> bool:
+        """True once what was read and not acknowledged before is read again: reads now bring new entries."""
+        return not self._pending_first
+
     def read(self, count: int = 100, block_ms: int = 1000) -> list[ReceivedEvent]:
         """Up to count events: first those read before and never
         acknowledged, then new ones, waiting up to block_ms for one."""

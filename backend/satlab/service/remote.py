@@ -50,6 +50,7 @@ log = logging.getLogger("satlab")
 # The consumer group has one server: the same name at every start reads first what it had read and not stored.
 CONSUMER = "server"
 READ_BLOCK_MS = 1000
+READ_COUNT = 200
 RECONNECT_S = 2.0
 # Fields of a worker's events for the server only (a run's provenance on its worker), never streamed on.
 WORKER_FIELDS = ("provenance",)
@@ -74,6 +75,10 @@ class RemoteRuns:
         self._client: redis.Redis | None = None
         self._lock = threading.Lock()
         self._unsent: list[str] = []  # run ids, in order
+        self._cancels: set[str] = set()  # cancels Redis has not been told yet
+        # When the last read of the event stream that found it drained began (monotonic seconds): a run
+        # whose worker dropped it is judged only once every event published before then was read.
+        self._drained_at = float("-inf")
         self._watched: dict[str, _Watched] = {}
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -92,12 +97,11 @@ class RemoteRuns:
 
     def cancel(self, run: QueuedRun) -> None:
         """Stop run wherever it is: a worker that holds it stops it, one that
-        takes it later drops it; a run no worker started ends now."""
-        try:
-            claims.request_cancel(self._connected_client(), run.run_id)
-        except (redis.RedisError, connection.BrokerUnavailable) as error:
-            log.warning("satlab: the cancel of run %s did not reach Redis (%s): a worker may still run it",
-                        run.run_id, error)
+        takes it later drops it; a run no worker started ends now. Redis is
+        told at the watcher's next look (never while the caller waits)."""
+        with self._lock:
+            self._cancels.add(run.run_id)
+        self._wake.set()
         stored = self.store.get_run(run.run_id)
         if stored is not None and stored.status == "queued":
             with self._lock:
@@ -191,7 +195,8 @@ class RemoteRuns:
             try:
                 if consumer is None:
                     consumer = EventConsumer(self._connected_client(), CONSUMER)
-                received = consumer.read(count=200, block_ms=READ_BLOCK_MS)
+                read_began = time.monotonic()
+                received = consumer.read(count=READ_COUNT, block_ms=READ_BLOCK_MS)
             except (redis.RedisError, connection.BrokerUnavailable) as error:
                 if isinstance(error, redis.RedisError):
                     self._lost(error)
@@ -207,6 +212,8 @@ class RemoteRuns:
                 except Exception:  # one bad event must not stop the others
                     log.exception("satlab: the event %s of run %s could not be stored", event.entry_id,
                                   event.event.get("run_id"))
+            if consumer.reading_new and len(received) < READ_COUNT:
+                self._drained_at = read_began  # everything published before the read is stored
             try:
                 consumer.acknowledge(received)
             except redis.RedisError as error:
@@ -243,6 +250,7 @@ class RemoteRuns:
             try:
                 client = self._connected_client()
                 live = {record.name: record for record in workers.live_workers(client)}
+                self._tell_cancels(client)
                 self._send(client, live)
                 self._watch(client, live)
             except connection.BrokerUnavailable:
@@ -251,6 +259,17 @@ class RemoteRuns:
                 self._lost(error)
             except Exception:  # the watcher must outlive a bug in one look
                 log.exception("satlab: watching the workers failed")
+
+    def _tell_cancels(self, client: redis.Redis) -> None:
+        with self._lock:
+            cancels, self._cancels = self._cancels, set()
+        try:
+            for run_id in cancels:
+                claims.request_cancel(client, run_id)
+        except redis.RedisError:
+            with self._lock:
+                self._cancels |= cancels
+            raise
 
     def _send(self, client: redis.Redis, live: dict[str, WorkerRecord]) -> None:
         with self._lock:
@@ -298,7 +317,8 @@ class RemoteRuns:
                 continue
             if state.suspect_since is None:
                 state.suspect_since = now
-            elif now - state.suspect_since >= workers.HEARTBEAT_S:
+            # Its last events (a summary published just before its worker let it go) must have been read.
+            elif now - state.suspect_since >= workers.HEARTBEAT_S and self._drained_at > state.suspect_since:
                 if state.worker is None:
                     log.warning("satlab: run %s was taken by worker %s, which vanished before starting it: sent "
                                 "again", run_id, worker)

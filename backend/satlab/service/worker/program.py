@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any
 
+import redis
 from celery import bootsteps, signals
 from celery.exceptions import Reject
 from celery.worker import state as worker_state
@@ -149,6 +150,8 @@ def run_worker(options: WorkerOptions) -> int:
                 runs.handle(message)
             except GiveBack:
                 raise Reject("the worker stopped before the run started", requeue=True) from None
+            except redis.RedisError as error:  # before the run started (claiming it): another worker may
+                raise Reject(f"Redis failed before the run started ({error})", requeue=True) from None
 
         app.steps["consumer"].add(_gated_consumption(gate))
 
