@@ -482,7 +482,8 @@ def main(argv: list[str] | None = None) -> int:
                                                 "host, as its calibration allows (root)")
     worker.add_argument("--name", help="unique among the workers (default: $SATLAB_WORKER_NAME, else the host's name)")
     worker.add_argument("--max-runs", type=int, choices=range(1, 65), metavar="1..64",
-                        help="runs at once at most, whatever the calibration allows (without one: 1)")
+                        help="runs at once at most, whatever the calibration allows (without a calibration: 1 "
+                             "unless given)")
     worker.add_argument("--calibrate", action="store_true",
                         help="measure how many runs of each kind this host runs faithfully at once, save it "
                              "($SATLAB_CALIBRATION) and exit (minutes)")

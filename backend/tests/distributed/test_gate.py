@@ -9,6 +9,7 @@ from satlab.engine import host_runs
 from satlab.engine.admission import Demand
 from satlab.engine.capacity import Calibration, KindCapacity
 from satlab.service.worker.gate import AdmissionGate
+from satlab.service.worker.program import max_runs_of
 
 CALIBRATION = Calibration(measured_at="2026-11-27T10:00:00+00:00", host={}, parameters={},
                           kinds={"kernel_tcp": KindCapacity(max_concurrent=2), "quic": KindCapacity(max_concurrent=1)})
@@ -64,3 +65,9 @@ def test_a_waiting_run_gives_up_when_the_worker_stops_or_the_run_is_cancelled():
     gate.close()
     waiting.join(10)
     assert outcome == [False] and not gate.may_take_another(reserved=0)
+
+
+@pytest.mark.parametrize(("calibration", "bound", "expected"), [
+    (CALIBRATION, None, 2), (CALIBRATION, 1, 1), (CALIBRATION, 8, 2), (None, None, 1), (None, 3, 3)])
+def test_a_worker_runs_at_most_its_largest_calibrated_count_within_its_bound(calibration, bound, expected):
+    assert max_runs_of(calibration, bound) == expected

@@ -64,9 +64,12 @@ def worker_name(given: str | None) -> str:
 
 def max_runs_of(calibration: Calibration | None, bound: int | None) -> int:
     """The most runs at once the calibration could allow (its largest kind's
-    count), within bound; one at a time without a calibration."""
-    calibrated = max((kind.max_concurrent for kind in calibration.kinds.values()), default=1) if calibration else 1
-    return min(calibrated, bound) if bound is not None else calibrated if calibration else 1
+    count), within bound; without a calibration, bound (the operator's
+    choice) or one at a time."""
+    if calibration is None:
+        return bound or 1
+    calibrated = max((kind.max_concurrent for kind in calibration.kinds.values()), default=1)
+    return min(calibrated, bound) if bound is not None else calibrated
 
 
 def _claim_name(name: str) -> IO[str]:
