@@ -269,3 +269,15 @@ describe('explanations', () => {
     expect(readmeHeadingId('petrou2022', '3. CUBIC through S(10,100)')).toBe('readme-petrou2022-3-cubic-through-s10100');
   });
 });
+
+describe('experimentTables of a report older than its recipe', () => {
+  it("lays a report whose configurations name no experiment out in one table of every row it holds", () => {
+    // petrou2022's shipped report was made before the recipe had experiments.
+    expect(Object.keys(study.experiments ?? {}).length).toBeGreaterThan(0);
+    expect(report.configurations.every((entry) => !entry.configuration.experiment)).toBe(true);
+    const tables = experimentTables(study, report);
+    expect(tables.map((table) => table.name)).toEqual(['']);
+    const shown = tables[0].lines.flatMap((line) => Object.values(line.cells)).filter((cell) => cell.published !== null);
+    expect(shown).toHaveLength(report.rows.filter((row) => row.published !== null).length);
+  });
+});

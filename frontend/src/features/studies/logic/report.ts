@@ -59,6 +59,18 @@ export function experimentParts(study: Study): ExperimentPart[] {
   return names.map((name) => ({ name, ...study.experiments[name] }));
 }
 
+/**
+ * reportParts are the parts a report is laid out in: the study's experiments, or, for a report
+ * made before its recipe had experiments (no configuration of it names one), one part over every
+ * axis, so that an older shipped report still shows every figure it holds.
+ */
+function reportParts(study: Study, report: StudyReport | null): ExperimentPart[] {
+  const parts = experimentParts(study);
+  const older = report !== null && parts[0].name !== '' && report.configurations.length > 0 &&
+    report.configurations.every((entry) => !entry.configuration[EXPERIMENT]);
+  return older ? [{ name: '', title: '', axes: study.axes, quick: study.quick.only }] : parts;
+}
+
 /** studyColumns are what names a configuration and their levels: the experiments (if any), then the axes. */
 export const studyColumns = (study: Study): Selection =>
   experimentParts(study)[0].name ? { [EXPERIMENT]: Object.keys(study.experiments), ...study.axes } : study.axes;
@@ -97,9 +109,11 @@ const configurationKey = (configuration: Configuration, columns: string[]) => co
  */
 export function experimentTables(study: Study, report: StudyReport | null): ExperimentTable[] {
   const columns = Object.keys(studyColumns(study));
-  const metricOrder = [...new Set([...(study.metrics ?? []), ...study.published.map((figure) => figure.metric)])];
+  // The report's own metrics too: one made by an older recipe may have measured others.
+  const metricOrder = [...new Set([...(study.metrics ?? []), ...study.published.map((figure) => figure.metric),
+    ...(report?.rows ?? []).map((row) => row.metric)])];
   const rows = tableRows(study, report);
-  return experimentParts(study).flatMap((part) => {
+  return reportParts(study, report).flatMap((part) => {
     const ours = rows.filter((row) => (row.configuration[EXPERIMENT] ?? '') === part.name);
     const entries = (report?.configurations ?? []).filter((entry) => (entry.configuration[EXPERIMENT] ?? '') === part.name);
     const lines = new Map<string, TableLine>();
