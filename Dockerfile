@@ -33,6 +33,8 @@ RUN codec/wasm/build.sh
 # does not download them again.
 COPY frontend/package.json frontend/package-lock.json frontend/
 RUN cd frontend && npm ci --no-audit --no-fund
+# The channel presets' one table, which the browser labs read at build time.
+COPY labs/channels.json labs/channels.json
 COPY frontend frontend
 RUN cd frontend && npm run build
 
