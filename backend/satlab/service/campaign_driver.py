@@ -1,8 +1,9 @@
 """Campaigns as they run: each keeps `parallel` of its items going through
 the run queue (which admits them by cost), item after item, until all ran
-or it is cancelled; with a broker every item is queued at once (each
-worker admits by its own calibration); its progress is published after
-each change. A campaign is claimed (a lock
+or it is cancelled; with a broker too, `parallel` stays the upper bound
+(each worker then admits by its own calibration), so that a student's
+campaign never runs more at once than its admission counted; its progress
+is published after each change. A campaign is claimed (a lock
 file) by the process that drives it, so that a second satlab process on the
 host neither drives it too nor takes it for abandoned.
 
@@ -66,7 +67,7 @@ class CampaignDriver:
         if owner is not None:
             self.store.set_campaign_owner(campaign_id, owner)
         with self._lock:
-            self._campaigns[campaign_id] = _Campaign(self._parallel(spec.parallel, len(items)), _claim(campaign_id))
+            self._campaigns[campaign_id] = _Campaign(spec.parallel, _claim(campaign_id))
             self._advance(campaign_id)
         return campaign_id
 
@@ -81,8 +82,7 @@ class CampaignDriver:
             if current is not None and not current.cancelled:
                 return  # running here already
             if current is None:
-                current = _Campaign(self._parallel(int(campaign.spec.get("parallel", 1)), campaign.progress.total),
-                                    _claim(campaign_id))
+                current = _Campaign(int(campaign.spec.get("parallel", 1)), _claim(campaign_id))
                 self._campaigns[campaign_id] = current
             current.cancelled = False
             for item in campaign.items:
@@ -121,11 +121,6 @@ class CampaignDriver:
             for campaign in self._campaigns.values():
                 campaign.claim.close()
             self._campaigns.clear()
-
-    def _parallel(self, parallel: int, items: int) -> int:
-        """How many of a campaign's items are queued at once: `parallel` here
-        (an upper bound beside the queue's admission), all with a broker."""
-        return parallel if self._queue.remote is None else max(items, 1)
 
     def _follow(self, campaign_id: str, campaign: _Campaign, index: int, run_id: str) -> None:
         """An item whose run goes on after a restart (a worker holds it): its end advances the campaign."""

@@ -114,3 +114,19 @@ def test_a_workers_record_expires_unless_renewed(redis_server: RedisServer) -> N
         assert [listed.name for listed in workers.live_workers(client)] == ["gone"]
     finally:
         client.close()
+
+
+def test_with_a_broker_a_campaign_keeps_no_more_than_parallel_of_its_items_queued(
+        settings: Settings, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`parallel` stays the upper bound with a broker: a student's campaign,
+    admitted for `parallel` runs at once, never has more out to the workers
+    (no worker listens here: what the server sent out stays out)."""
+    monkeypatch.setenv(connection.BROKER_URL_VARIABLE, redis_server.url)
+    spec = {"name": "bounded", "scenario": "geo-ideal", "set": {"flows.0.size_bytes": 100000, "flows.0.hystart": None},
+            "matrix": {"flows.0.cc": ["cubic", "bbr", "reno"]}, "iterations": 1, "parallel": 1, "seed": 3}
+    with client_of(settings) as client:
+        created = client.post("/api/campaigns", json=spec)
+        assert created.status_code == 201, created.text
+        statuses = [item["status"] for item in client.get(f"/api/campaigns/{created.json()['campaign_id']}").json()["items"]]
+        client.post(f"/api/campaigns/{created.json()['campaign_id']}/cancel")
+    assert sorted(statuses) == ["pending", "pending", "running"], statuses
