@@ -241,3 +241,11 @@ def test_a_recorded_run_is_measured_from_its_data_connection_first_packet():
     # On the former clock the first samples were the control connection's: 2 bytes, then the data's 0.
     former = [sample.bytes_acked or 0 for _, sample in recorded_samples("geo-ideal-tcp-cubic-2MB")]
     assert former != sorted(former)
+
+
+def test_a_short_flow_scheduled_with_a_long_one_is_beside_it_whichever_connection_opened_first():
+    # Both scheduled at 0 s; the long flow's data connection opened 5 ms after the short one's.
+    elephant = replace(series_of(synthetic([(0, 10.0)], 0.0, 30.0), size_bytes=None), start_s=0.005)
+    mouse = series_of(synthetic([(0, 2.0)], 0.0, 4.0), index=1, group=1, size_bytes=500_000)
+    metrics = iteration_flow_metrics([mouse, elephant], GEO_BASE_RTT_MS)
+    assert [m["short_beside_long"] for m in metrics] == [True, False]

@@ -200,10 +200,12 @@ def latecomer_convergence_s(late: FlowSeries, flows: list[FlowSeries], window_s:
 
 def short_beside_long(short: FlowSeries, flows: list[FlowSeries]) -> bool:
     """A flow of a fixed size with a flow of another group active for its
-    whole life (started no later, done no earlier): a mouse beside an
-    elephant, whose download_time_s is the completion time to look at."""
+    whole life (scheduled no later, done no earlier): a mouse beside an
+    elephant, whose download_time_s is the completion time to look at.
+    Scheduled, as latecomers are: two flows started together open their
+    connections a few milliseconds apart."""
     return short.size_bytes is not None and any(
-        flow.group != short.group and flow.start_s <= short.start_s and flow.end_s >= short.end_s
+        flow.group != short.group and flow.scheduled_s <= short.scheduled_s and flow.end_s >= short.end_s
         for flow in flows)
 
 

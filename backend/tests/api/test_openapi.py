@@ -25,6 +25,7 @@ FREE_FORM = {
     "LinkDirectionCounters (extra)",  # a newer satlink may count more
     "IterationResult.plan",  # the engine's plan of an iteration
     "IterationResult.pep",  # satlab-pep's summary lines, as the tool prints them
+    "IterationCapture.capture", "IterationCapture.counters",  # satlink's and swf-tunnel's own figures
     "RunPublic.provenance", "StudyReport.host",  # versions of the kernel, satlab and tools; host state
     "ChannelStats.channel",  # the channel as the engine validated it
     "CampaignSpec.scenario", "CampaignSpec.set", "CampaignSpec.matrix[][]",  # a campaign file, as written

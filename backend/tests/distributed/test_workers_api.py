@@ -127,6 +127,7 @@ def test_with_a_broker_a_campaign_keeps_no_more_than_parallel_of_its_items_queue
     with client_of(settings) as client:
         created = client.post("/api/campaigns", json=spec)
         assert created.status_code == 201, created.text
-        statuses = [item["status"] for item in client.get(f"/api/campaigns/{created.json()['campaign_id']}").json()["items"]]
-        client.post(f"/api/campaigns/{created.json()['campaign_id']}/cancel")
+        campaign_id = created.json()["campaign_id"]
+        statuses = [item["status"] for item in client.get(f"/api/campaigns/{campaign_id}").json()["items"]]
+        client.post(f"/api/campaigns/{campaign_id}/cancel")
     assert sorted(statuses) == ["pending", "pending", "running"], statuses

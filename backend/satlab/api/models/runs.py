@@ -153,6 +153,23 @@ class CrossTrafficResult(Public):
     error: str | None
 
 
+class IterationCapture(Public):
+    """One packet capture of an iteration: the tool and side it captured, the
+    file that keeps it, what it holds, and the counters of the side it
+    captured (tshark's counts per fate equal these)."""
+    name: str = Field(description="The kept file's path in the run's directory, before compression.")
+    kept_as: str | None = Field(description="The kept (compressed) file; null: nothing was captured.")
+    interface: str = Field(description="The capture's interface name inside the file (forward, return, sent...).")
+    tool: str = Field(description="The tool that wrote it: link, lan, tunnel.0, tunnel.1.")
+    side: str
+    direction: str
+    snap_bytes: int
+    max_bytes: int
+    secrets_embedded: bool = Field(description="Whether the QUIC flows' TLS key log is in the file.")
+    capture: dict[str, Any] | None = Field(description="The tool's capture statistics, as it prints them.")
+    counters: dict[str, Any] | None = Field(description="The captured side's counters, as the tool prints them.")
+
+
 class IterationResult(Public):
     iteration: int
     flows: list[FlowResult]
@@ -167,6 +184,8 @@ class IterationResult(Public):
                                                                  "summary line (accepted, finished, failed, "
                                                                  "bytes each way); null: no PEP.")
     seeds: dict[str, int] | None = Field(default=None, description="Each channel's seed, by its path.")
+    captures: list[IterationCapture] | None = Field(default=None, description="The iteration's packet "
+                                                    "captures (scenario capture.packets); null or empty: none.")
     plan: dict[str, Any] | None = Field(default=None, description="The engine's plan of the iteration (names, "
                                                                   "addresses, buffers, tool arguments).")
     fidelity: IterationFidelity | None = Field(default=None, description="Whether the host kept up (absent from "
@@ -187,6 +206,8 @@ class RunArtifacts(Public):
     used_bytes: int
     files: list[KeptFile]
     refused: list[str] = Field(description="Why each file that would have passed the cap was not kept.")
+    incomplete: list[str] = Field(default_factory=list, description="Why each kept file lacks records (a capture "
+                                                                    "that reached its cap), a sentence each.")
 
 
 class RunResult(Public):
