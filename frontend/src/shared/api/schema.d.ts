@@ -2094,6 +2094,61 @@ export interface components {
             /** Worker */
             worker: string | null;
         };
+        /**
+         * IterationCapture
+         * @description One packet capture of an iteration: the tool and side it captured, the
+         *     file that keeps it, what it holds, and the counters of the side it
+         *     captured (tshark's counts per fate equal these).
+         */
+        IterationCapture: {
+            /**
+             * Capture
+             * @description The tool's capture statistics, as it prints them.
+             */
+            capture: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Counters
+             * @description The captured side's counters, as the tool prints them.
+             */
+            counters: {
+                [key: string]: unknown;
+            } | null;
+            /** Direction */
+            direction: string;
+            /**
+             * Interface
+             * @description The capture's interface name inside the file (forward, return, sent...).
+             */
+            interface: string;
+            /**
+             * Kept As
+             * @description The kept (compressed) file; null: nothing was captured.
+             */
+            kept_as: string | null;
+            /** Max Bytes */
+            max_bytes: number;
+            /**
+             * Name
+             * @description The kept file's path in the run's directory, before compression.
+             */
+            name: string;
+            /**
+             * Secrets Embedded
+             * @description Whether the QUIC flows' TLS key log is in the file.
+             */
+            secrets_embedded: boolean;
+            /** Side */
+            side: string;
+            /** Snap Bytes */
+            snap_bytes: number;
+            /**
+             * Tool
+             * @description The tool that wrote it: link, lan, tunnel.0, tunnel.1.
+             */
+            tool: string;
+        };
         /** IterationFidelity */
         IterationFidelity: {
             /** Cpu Busy Ratio */
@@ -2141,6 +2196,11 @@ export interface components {
         };
         /** IterationResult */
         IterationResult: {
+            /**
+             * Captures
+             * @description The iteration's packet captures (scenario capture.packets); null or empty: none.
+             */
+            captures: components["schemas"]["IterationCapture"][] | null;
             /** Cross Traffic */
             cross_traffic: components["schemas"]["CrossTrafficResult"][] | null;
             /** @description null: no FEC tunnel. */
@@ -3013,6 +3073,11 @@ export interface components {
         RunArtifacts: {
             /** Files */
             files: components["schemas"]["KeptFile"][];
+            /**
+             * Incomplete
+             * @description Why each kept file lacks records (a capture that reached its cap), a sentence each.
+             */
+            incomplete: string[];
             /** Max Bytes */
             max_bytes: number;
             /**

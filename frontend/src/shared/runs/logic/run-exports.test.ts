@@ -16,6 +16,7 @@ const result = (kinds: ('qlog' | 'keylog' | 'pcapng')[]): RunResult =>
     used_bytes: 10,
     files: kinds.map((kind, index) => ({ name: `iteration0/file${index}`, kind, size_bytes: 5, sha256: '00' })),
     refused: [],
+    incomplete: [],
   },
 });
 
