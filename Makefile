@@ -110,7 +110,10 @@ check: build-native build-wasm venv
 	cd frontend && npm run lint --if-present && npm run check-api && npm run typecheck && npx vitest run
 	@echo "make check: all passed"
 
-test: test-vectors test-codec test-asan test-wasm test-datapath test-backend test-frontend test-compose test-stack
+# make check goes first and its lint, types and unit tests are not run twice:
+# with CHECKED set, test-backend and test-frontend run only what check did not.
+test: CHECKED := yes
+test: check test-vectors test-asan test-wasm test-datapath test-backend test-frontend test-compose test-stack
 	@echo "make test: all passed"
 
 test-codec: build-native
@@ -139,14 +142,15 @@ test-datapath: build-native venv
 	$(VENV)/bin/pytest tests/datapath
 
 test-frontend: build-frontend build-native venv
-	cd frontend && npm run lint && npm run check-api && npm test && npm run first-load && npm run e2e
+	cd frontend && $(if $(CHECKED),,npm run lint && npm run check-api && npm test && )npm run first-load && npm run e2e
 
 # The backend: ruff, mypy --strict, then pytest: scenario model, engine, store,
 # API, CLI; its integration tests run real experiments through namespaces,
 # satlink, swf-tunnel, iperf3, picoquic and ngtcp2; the scenario parser's fuzz
 # corpus replayed; a 20-run soak (make soak's).
 test-backend: build-native venv
-	cd backend && .venv/bin/ruff check satlab tests bench && .venv/bin/mypy && .venv/bin/pytest
+	cd backend && $(if $(CHECKED),.venv/bin/pytest -m needs_root,.venv/bin/ruff check satlab tests bench \
+		&& .venv/bin/mypy && .venv/bin/pytest) --durations=15
 
 # The instructor's stack (compose.yaml, Dockerfile), checked without a Docker
 # engine: the Compose schema, and the same build steps and paths as this Makefile.
