@@ -8,7 +8,9 @@ a campaign goes through workers, as JSON lines on stdout.
   satlab.engine.calibration): the most runs at once whose median download
   time stays within 2 % of a lone run's and whose satlink lateness p99 stays
   under 1 ms (targets on a 2-core machine: kernel TCP >= 16, tunnel >= 8,
-  QUIC >= 8).
+  QUIC >= 8); then again with --background-loops CPU-bound processes
+  beside (default 1: one of two cores taken), to show the limit moving with
+  the host's load (each record's background_busy_loops says which).
 - scale.throughput: a campaign of RUNS runs (kernel TCP, S(5,100) tunnel and
   picoquic, 2 MB each) through a real redis-server, satlab's server side
   and 1, then 2 `satlab worker`s on this machine admitting by that
@@ -27,6 +29,7 @@ CalibrationParameters.quick() (a check that it works, in minutes).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import secrets
@@ -72,6 +75,7 @@ def host_record(moment: str) -> dict[str, Any]:
 
 def capacity_records(calibration: Calibration) -> list[dict[str, Any]]:
     records = []
+    background = calibration.parameters.get("background_busy_loops", 0)
     for kind, measured in calibration.kinds.items():
         evidence = measured.evidence
         steps = evidence.get("steps", [])
@@ -79,7 +83,8 @@ def capacity_records(calibration: Calibration) -> list[dict[str, Any]]:
         best = max(held, key=lambda step: step["concurrent"], default={})
         lone_s = evidence.get("lone_median_download_time_s")
         at_max_s = best.get("median_download_time_s")
-        records.append({"bench": "scale.capacity", "kind": kind, "max_concurrent": measured.max_concurrent,
+        records.append({"bench": "scale.capacity", "kind": kind, "background_busy_loops": background,
+                        "max_concurrent": measured.max_concurrent,
                         "lone_median_s": lone_s, "median_at_max_s": at_max_s,
                         "ratio_at_max": round(at_max_s / lone_s - 1, 4) if at_max_s and lone_s else None,
                         "lone_spread_ratio": evidence.get("lone_spread_ratio"),
@@ -92,7 +97,8 @@ def capacity_records(calibration: Calibration) -> list[dict[str, Any]]:
                         "tried": {step["concurrent"]: "held" if not step["problems"] else "; ".join(step["problems"])
                                   for step in steps}})
     for kind, reason in calibration.unavailable.items():
-        records.append({"bench": "scale.capacity", "kind": kind, "max_concurrent": None, "unavailable": reason})
+        records.append({"bench": "scale.capacity", "kind": kind, "background_busy_loops": background,
+                        "max_concurrent": None, "unavailable": reason})
     return records
 
 
@@ -204,13 +210,20 @@ def petrou_estimates(calibration: Calibration, overhead_s: float) -> list[dict[s
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a quick calibration: a check that this works")
+    parser.add_argument("--background-loops", type=int, choices=range(0, 9), default=1, metavar="0..8",
+                        help="calibrate again with this many CPU-bound processes beside (0: not again)")
     args = parser.parse_args()
     if os.geteuid() != 0:
         raise SystemExit("bench-scale: needs root (runs create network namespaces)")
     emit(host_record("start"))
-    calibration = calibrate(CalibrationParameters.quick() if args.quick else CalibrationParameters())
+    parameters = CalibrationParameters.quick() if args.quick else CalibrationParameters()
+    calibration = calibrate(parameters)
     for record in capacity_records(calibration):
         emit(record)
+    if args.background_loops:
+        loaded = calibrate(dataclasses.replace(parameters, background_busy_loops=args.background_loops))
+        for record in capacity_records(loaded):
+            emit(record)
     with tempfile.TemporaryDirectory(prefix="satlab-bench-scale-") as scratch:
         directory = Path(scratch)
         calibration_path = directory / "calibration.json"
