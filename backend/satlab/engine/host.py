@@ -94,37 +94,77 @@ def capabilities() -> dict[str, Any]:
 
 def try_claim(name: str, directory: Path | None = None) -> IO[str] | None:
     """An exclusive flock on directory/name (default LOCK_DIR), held until
-    the returned file is closed or this process dies (the kernel drops it
-    then, so a crash never leaves a stale claim); None if another process
-    holds it."""
-    directory = directory or LOCK_DIR
-    directory.mkdir(parents=True, exist_ok=True)
-    lock = open(directory / name, "a")  # noqa: SIM115 (the caller owns it)
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()
-        return None
+    released (release(): the file goes too) or this process dies (the kernel
+    drops the flock, so a crash never leaves a live claim; the file it
+    leaves goes with the next look, is_claimed, or the next claim's
+    release); None if another process holds it."""
+    return _claim(directory or LOCK_DIR, name, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def claim(name: str, directory: Path | None = None) -> IO[str]:
+    """try_claim that waits while another process holds the claim."""
+    lock = _claim(directory or LOCK_DIR, name, fcntl.LOCK_EX)
+    assert lock is not None  # a waiting flock returns holding the lock
     return lock
+
+
+def _claim(directory: Path, name: str, operation: int) -> IO[str] | None:
+    """The flock on the file that is directory/name once it is held. A
+    holder removes its file before it lets go (release), so a claimant that
+    opened the file before that holds a file nobody else can see: it then
+    tries again on the file at the path now, and two claimants never both
+    hold the name."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    while True:
+        lock = open(path, "a")  # noqa: SIM115 (the caller owns it)
+        try:
+            fcntl.flock(lock, operation)
+        except BlockingIOError:
+            lock.close()
+            return None
+        if _is_at(lock, path):
+            return lock
+        lock.close()
+
+
+def _is_at(lock: IO[str], path: Path) -> bool:
+    """True if the open file lock is the file at path now."""
+    try:
+        return os.path.samestat(os.fstat(lock.fileno()), os.stat(path))
+    except FileNotFoundError:
+        return False
 
 
 def release(name: str, lock: IO[str], directory: Path | None = None) -> None:
     """Give up a claim for good: its file goes (removed while still held, so
-    that nobody holds a file already gone), then the lock."""
+    that a claimant waiting on it sees it gone and claims a new one), then
+    the lock."""
     ((directory or LOCK_DIR) / name).unlink(missing_ok=True)
     lock.close()
 
 
 def is_claimed(name: str, directory: Path | None = None) -> bool:
     """True if a live process (this one included) holds directory/name
-    (default LOCK_DIR)."""
+    (default LOCK_DIR). Asking claims the name for a moment, and gives the
+    claim up as every claim is given up, its file removed: a file nobody
+    held (its holder died) goes, and so does the one asking created when the
+    holder released between the look and the claim."""
     if not ((directory or LOCK_DIR) / name).exists():
         return False
     lock = try_claim(name, directory)
     if lock is None:
         return True
-    lock.close()
+    release(name, lock, directory)
     return False
+
+
+def remove_unclaimed(pattern: str, directory: Path | None = None) -> list[str]:
+    """Remove the claim files matching pattern (a glob) in directory (default
+    LOCK_DIR) that no live process holds: what dead holders left. Returns
+    their names."""
+    return [path.name for path in sorted((directory or LOCK_DIR).glob(pattern))
+            if not is_claimed(path.name, directory)]
 
 
 def run_lock_name(run_id: str) -> str:

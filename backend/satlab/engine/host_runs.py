@@ -48,6 +48,10 @@ def _name(run_id: str) -> str:
 
 @contextlib.contextmanager
 def _admitting() -> Iterator[None]:
+    # ADMISSION_LOCK is permanent by design, never removed: every admission on
+    # the host takes turns on this one empty file. Were it removed, a process
+    # waiting on the removed file and one opening a new one would admit at
+    # once (host.claim shows the care removal takes).
     LEDGER_DIR.mkdir(parents=True, exist_ok=True)
     with open(LEDGER_DIR / ADMISSION_LOCK, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -67,11 +71,11 @@ def _parse(text: str) -> Demand | None:
 
 def _running() -> list[Demand]:
     """The demands of the runs admitted on this host now (this process's
-    included); files no live process holds are removed (their run died)."""
+    included); files no live process holds are removed (their run died;
+    host.is_claimed removes them)."""
     demands = []
     for path in sorted(LEDGER_DIR.glob(f"{PREFIX}*.json")):
         if not host.is_claimed(path.name, LEDGER_DIR):
-            path.unlink(missing_ok=True)
             continue
         with contextlib.suppress(FileNotFoundError):
             demand = _parse(path.read_text())

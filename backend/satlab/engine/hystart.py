@@ -24,6 +24,13 @@ CLAIM_DIR = RUN_LOCK_DIR
 
 @contextlib.contextmanager
 def _locked() -> Iterator[None]:
+    # hystart.lock is permanent by design, never removed: every claim and
+    # release of the setting on the host takes turns on this one empty file.
+    # Were it removed, a process waiting on the removed file and one opening
+    # a new one would change the setting at once (host.claim shows the care
+    # removal takes). The hystart-<run id> records it guards go with their
+    # run (release, or topology.sweep after a crash), hystart.original with
+    # the last one.
     CLAIM_DIR.mkdir(parents=True, exist_ok=True)
     with open(CLAIM_DIR / "hystart.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

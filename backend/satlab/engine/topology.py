@@ -10,7 +10,6 @@ died) left, so concurrent runs and satlab processes never sweep each other.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import re
 import shutil
@@ -29,19 +28,20 @@ _RUN_NAME = re.compile(rf"^{re.escape(NAME_PREFIX)}([0-9a-f]+)-\w+$")
 @contextlib.contextmanager
 def run_lock(run_id: str) -> Iterator[Path]:
     """Held while a run exists: tells a sweep the run is alive. Yields the
-    run's work directory (mode 0700), removed with the run."""
-    host.RUN_LOCK_DIR.mkdir(parents=True, exist_ok=True)
-    path = host.RUN_LOCK_DIR / host.run_lock_name(run_id)
-    with open(path, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        workdir = host.work_dir(run_id)
-        try:
-            host.WORK_ROOT.mkdir(mode=0o700, parents=True, exist_ok=True)
-            workdir.mkdir(mode=0o700)
-            yield workdir
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
-            path.unlink(missing_ok=True)
+    run's work directory (mode 0700), removed with the run. Taken with
+    host.claim: a sweep asking about the run just as it starts may hold its
+    file a moment and remove it; the run then claims a new file rather than
+    holding the removed one, which no sweep would see."""
+    name = host.run_lock_name(run_id)
+    lock = host.claim(name, host.RUN_LOCK_DIR)
+    workdir = host.work_dir(run_id)
+    try:
+        host.WORK_ROOT.mkdir(mode=0o700, parents=True, exist_ok=True)
+        workdir.mkdir(mode=0o700)
+        yield workdir
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        host.release(name, lock, host.RUN_LOCK_DIR)
 
 
 def remove_namespace(name: str) -> None:

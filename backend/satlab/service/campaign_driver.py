@@ -4,8 +4,11 @@ or it is cancelled; with a broker too, `parallel` stays the upper bound
 (each worker then admits by its own calibration), so that a student's
 campaign never runs more at once than its admission counted; its progress
 is published after each change. A campaign is claimed (a lock
-file) by the process that drives it, so that a second satlab process on the
-host neither drives it too nor takes it for abandoned.
+file, host.try_claim) by the process that drives it, so that a second
+satlab process on the host neither drives it too nor takes it for
+abandoned; the claim and its file go when the campaign ends or the process
+stops, and a crashed process's claim is free at once (a flock) and its file
+removed by the next start (resume_abandoned).
 
 The driver takes the run queue's lock: a finishing run calls back into the
 driver while the queue holds it, and the driver submits and cancels through
@@ -42,6 +45,10 @@ def campaign_claim(campaign_id: str) -> str:
     return f"campaign-{campaign_id}.lock"
 
 
+class CampaignClaimed(RuntimeError):
+    """Another satlab process drives the campaign."""
+
+
 class CampaignDriver:
     def __init__(self, store: Store, queue: RunQueue, broker: Broker):
         self.store, self._queue, self._broker = store, queue, broker
@@ -73,7 +80,7 @@ class CampaignDriver:
 
     def resume(self, campaign_id: str) -> None:
         """Run what a campaign has left: pending items and those cancelled.
-        RuntimeError if another satlab process drives it."""
+        CampaignClaimed if another satlab process drives it."""
         campaign = self.store.get_campaign(campaign_id)
         if campaign is None:
             raise KeyError(f"no campaign {campaign_id!r}")
@@ -108,18 +115,26 @@ class CampaignDriver:
             return True
 
     def resume_abandoned(self) -> list[str]:
-        """Resume the campaigns still running in the store that no live satlab process drives."""
-        abandoned = [campaign_id for campaign_id in self.store.campaigns_with_status("running")
-                     if not host.is_claimed(campaign_claim(campaign_id))]
-        for campaign_id in abandoned:
-            self.resume(campaign_id)
+        """Resume the campaigns still running in the store that no live satlab
+        process drives. The claims dead processes left (of any store) go."""
+        host.remove_unclaimed(campaign_claim("*"))
+        abandoned = []
+        for campaign_id in self.store.campaigns_with_status("running"):
+            if host.is_claimed(campaign_claim(campaign_id)):
+                continue
+            try:
+                self.resume(campaign_id)
+            except CampaignClaimed:
+                continue  # another satlab process starting too claimed it since the look
+            abandoned.append(campaign_id)
         return abandoned
 
     def release(self) -> None:
-        """Let go of every campaign (the process stops): they stay running in the store."""
+        """Let go of every campaign (the process stops): they stay running in
+        the store, their claims go (the next start finds them abandoned)."""
         with self._lock:
-            for campaign in self._campaigns.values():
-                campaign.claim.close()
+            for campaign_id, campaign in self._campaigns.items():
+                host.release(campaign_claim(campaign_id), campaign.claim)
             self._campaigns.clear()
 
     def _follow(self, campaign_id: str, campaign: _Campaign, index: int, run_id: str) -> None:
@@ -179,7 +194,7 @@ class CampaignDriver:
 def _claim(campaign_id: str) -> IO[str]:
     claim = host.try_claim(campaign_claim(campaign_id))
     if claim is None:
-        raise RuntimeError(f"campaign {campaign_id} is being run by another satlab process")
+        raise CampaignClaimed(f"campaign {campaign_id} is being run by another satlab process")
     return claim
 
 
