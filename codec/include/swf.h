@@ -324,6 +324,21 @@ bool swf_channel_lost(swf_channel *channel, uint64_t t_us);
  * time itself. */
 bool swf_channel_lost_during(swf_channel *channel, uint64_t start_us, uint64_t end_us);
 
+/* swf_channel_time_based tells whether a kind decides by the send time alone
+ * (perfect, ge-time, outage, trace), so that its losses form intervals of
+ * time, the same whatever times the channel is asked about; the others
+ * (bernoulli, ge-packet) decide packet by packet. */
+bool swf_channel_time_based(swf_channel_kind kind);
+
+/* swf_channel_decision_end_us returns the first time after the latest one
+ * the channel was asked about at which its decision may change: the end of
+ * the step, of the outage or the gap before it, of the trace interval or the
+ * gap before the next one; UINT64_MAX if it never changes again (perfect)
+ * or the kind decides per packet. Asking a time-based channel at 0, then at
+ * each time this returns, walks its lost intervals exactly, without
+ * sampling (swf_channel_measure and the swf-channel tool do). */
+uint64_t swf_channel_decision_end_us(const swf_channel *channel);
+
 /* How a packet's fate is decided from a time-based model. */
 typedef enum swf_loss_rule {
 	/* At the start of its serialisation: swf_channel_lost(start). */
