@@ -11,6 +11,8 @@ from pydantic import TypeAdapter
 
 from satlab.api.main import create_app
 from satlab.api.models.events import CampaignStreamEvent
+from satlab.engine import host
+from satlab.service.campaign_driver import campaign_claim
 from tests.api.conftest import as_described, refusal, satlab_namespaces
 
 
@@ -95,3 +97,19 @@ def test_list_campaigns_pages_newest_first(client):
     assert page["count"] == 2 and [c["campaign_id"] for c in page["data"]] == ["cnew"]
     assert [c["campaign_id"] for c in client.get("/api/campaigns?limit=1&offset=1").json()["data"]] == ["cold"]
     assert client.get("/api/campaigns?limit=0").status_code == 422
+
+
+def test_resuming_a_campaign_another_process_runs_is_409_and_changes_nothing(client):
+    store = client.app.state.manager.store
+    store.create_campaign("cheld0001", "held", campaign(), [])
+    store.set_campaign_status("cheld0001", "cancelled")
+    name = campaign_claim("cheld0001")
+    held = host.try_claim(name)  # as the process that drives it holds it
+    assert held is not None
+    try:
+        response = client.post("/api/campaigns/cheld0001/resume")
+        assert response.status_code == 409
+        assert "Another satlab process" in refusal(response)
+        assert client.get("/api/campaigns/cheld0001").json()["status"] == "cancelled"
+    finally:
+        host.release(name, held)

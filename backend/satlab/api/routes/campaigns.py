@@ -19,6 +19,7 @@ from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import Event, forward_events
 from satlab.service import export
 from satlab.service.campaign import campaign_from_dict, campaign_runs
+from satlab.service.campaign_driver import CampaignClaimed
 from satlab.service.export import selection
 from satlab.service.export.selection import Format as ExportFormat
 from satlab.service.export.selection import What as ExportWhat
@@ -97,7 +98,12 @@ def resume_campaign(campaign_id: str, manager: ManagerDep, principal: UserDep) -
     campaign = _campaign_or_404(manager.store, campaign_id, principal)
     if campaign.status == "done":
         raise HTTPException(status.HTTP_409_CONFLICT, detail="The campaign is done: every run has run.")
-    manager.resume_campaign(campaign_id, principal.caller)
+    try:
+        manager.resume_campaign(campaign_id, principal.caller)
+    except CampaignClaimed:
+        raise HTTPException(status.HTTP_409_CONFLICT,
+                            detail="Another satlab process on this host is running the campaign: it goes on there.") \
+            from None
     return Message(message="The campaign runs what it has left.")
 
 
