@@ -186,3 +186,18 @@ def test_a_campaign_s_claim_goes_when_its_process_stops_and_when_it_ends(lock_di
     finally:
         second.shutdown()
     assert not any(lock_dir.iterdir())
+
+
+def test_a_starting_worker_removes_the_names_killed_workers_left(lock_dir):
+    from satlab.service.worker import program
+
+    lock_dir.mkdir()
+    (lock_dir / "worker-gone.lock").touch()  # as a SIGKILLed worker leaves its name
+    live = host.try_claim("worker-live.lock")
+    assert live is not None
+    started = program._claim_name("new")
+    try:
+        assert sorted(path.name for path in lock_dir.iterdir()) == ["worker-live.lock", "worker-new.lock"]
+    finally:
+        host.release("worker-new.lock", started)
+        host.release("worker-live.lock", live)

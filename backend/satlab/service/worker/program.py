@@ -73,6 +73,7 @@ def max_runs_of(calibration: Calibration | None, bound: int | None) -> int:
 
 
 def _claim_name(name: str) -> IO[str]:
+    host.remove_unclaimed("worker-*.lock")  # the names SIGKILLed workers left
     claim = host.try_claim(f"worker-{name}.lock")
     if claim is None:
         raise WorkerError(f"another satlab worker named {name} runs on this host with lock directory "
