@@ -60,7 +60,8 @@ def _progress(event: dict[str, Any]) -> None:
         parts = [f"t={event['t_s']:5.1f}s"]
         for flow in event["flows"]:
             goodput = flow["goodput_mbps"]
-            parts.append(f"flow{flow['flow']}: acked={flow['bytes_acked']} "
+            hop = "" if flow["hop"] == "end-to-end" else f"[{flow['hop']}]"  # a PEP's split: one per connection
+            parts.append(f"flow{flow['flow']}{hop}: acked={flow['bytes_acked']} "
                          f"goodput={'-' if goodput is None else f'{goodput:.2f}'}Mbit/s "
                          f"cwnd={flow['cwnd_bytes']} rtt={flow['rtt_ms']}ms")
         _say("  ".join(parts))

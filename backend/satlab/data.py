@@ -4,7 +4,8 @@
     run = data.load_run("/var/lib/satlab/satlab.db", "a1b2c3")        # the store, or
     run = data.load_run("satlab-a1b2c3-all.zip")                      # an archive of `satlab export run ID --what all`
     run.summary                  # a row per iteration and flow: download_time_s, goodput_mbps, ...
-    run.flow_samples             # 10 Hz: t_s, acked_bytes, cwnd_bytes, rtt_ms, ... per flow
+    run.flow_samples             # 10 Hz: t_s, acked_bytes, cwnd_bytes, rtt_ms, ... per flow (and hop)
+    run.pep_samples              # through a PEP: bytes per segment, buffer occupancy per PEP, per flow
     campaign = data.load_campaign("/var/lib/satlab/satlab.db", "c1a2b3c4d")
     campaign.summary.boxplot("download_time_s", by="configuration")
 
@@ -36,7 +37,7 @@ from satlab.service.export.provenance import campaign_provenance, run_provenance
 from satlab.service.store import Store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-SAMPLE_NAMES = ("flow-samples", "link-samples", "tunnel-samples")
+SAMPLE_NAMES = tuple(table.name for table in tables.SAMPLE_TABLES)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Results:
     flow_samples: pd.DataFrame
     link_samples: pd.DataFrame
     tunnel_samples: pd.DataFrame
+    pep_samples: pd.DataFrame
     provenance: dict[str, Any]
 
 
@@ -61,20 +63,24 @@ def _is_store(source: Path) -> bool:
 
 
 def _member_frame(archive: zipfile.ZipFile, name: str) -> pd.DataFrame:
-    """A table of an exported archive, as Parquet or as CSV, whichever it holds."""
+    """A table of an exported archive, as Parquet or as CSV, whichever it
+    holds; the PEP's samples, which archives exported before them lack, as
+    an empty table of their columns."""
     names = set(archive.namelist())
     if f"{name}.parquet" in names:
         return pd.read_parquet(io.BytesIO(archive.read(f"{name}.parquet")))
     if f"{name}.csv" in names:
         return pd.read_csv(io.BytesIO(archive.read(f"{name}.csv")))
+    if name == tables.pep_samples.name:
+        return pd.DataFrame(columns=tables.pep_samples.header)
     raise ValueError(f"{archive.filename}: the archive holds no {name} table (export it with --what all)")
 
 
 def _from_archive(source: Path, summary_name: str) -> Results:
     with zipfile.ZipFile(source) as archive:
         manifest = json.loads(archive.read(MANIFEST_NAME))
-        summary, flows, links, tunnel = (_member_frame(archive, name) for name in (summary_name, *SAMPLE_NAMES))
-    return Results(summary, flows, links, tunnel, manifest["provenance"])
+        summary, flows, links, tunnel, pep = (_member_frame(archive, name) for name in (summary_name, *SAMPLE_NAMES))
+    return Results(summary, flows, links, tunnel, pep, manifest["provenance"])
 
 
 def load_run(source: str | Path, run_id: str | None = None) -> Results:
@@ -88,8 +94,8 @@ def load_run(source: str | Path, run_id: str | None = None) -> Results:
     with Store(source) as store:
         run = tables.require_run(store, run_id)
         provenance = run_provenance(run)
-        flows, links, tunnel = (_frame(table(store, run_id), provenance) for table in tables.SAMPLE_TABLES)
-        return Results(_frame(tables.summary(store, run_id), provenance), flows, links, tunnel, provenance)
+        flows, links, tunnel, pep = (_frame(table(store, run_id), provenance) for table in tables.SAMPLE_TABLES)
+        return Results(_frame(tables.summary(store, run_id), provenance), flows, links, tunnel, pep, provenance)
 
 
 def load_campaign(source: str | Path, campaign_id: str | None = None) -> Results:
@@ -104,6 +110,6 @@ def load_campaign(source: str | Path, campaign_id: str | None = None) -> Results
     with Store(source) as store:
         run_ids = tables.campaign_run_ids(store, campaign_id)
         provenance = campaign_provenance(campaign_id, [tables.require_run(store, run_id) for run_id in run_ids])
-        flows, links, tunnel = (_frame(table, provenance) for table in tables.campaign_samples(store, campaign_id))
-        return Results(_frame(tables.campaign_summary(store, campaign_id), provenance), flows, links, tunnel,
+        flows, links, tunnel, pep = (_frame(table, provenance) for table in tables.campaign_samples(store, campaign_id))
+        return Results(_frame(tables.campaign_summary(store, campaign_id), provenance), flows, links, tunnel, pep,
                        provenance)

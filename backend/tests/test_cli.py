@@ -210,7 +210,8 @@ def test_export_run_writes_an_archive_with_a_manifest(tmp_path):
     assert done.returncode == 0, done.stderr
     manifest = json.loads(zipfile.ZipFile(out).read("manifest.json"))
     assert [file["name"] for file in manifest["files"]] == [
-        "flow-samples.parquet", "link-samples.parquet", "tunnel-samples.parquet", "summary.parquet", "scenario.json"]
+        "flow-samples.parquet", "link-samples.parquet", "tunnel-samples.parquet", "pep-samples.parquet",
+        "summary.parquet", "scenario.json"]
     assert manifest["provenance"]["seed"] == 7
     assert sorted(path.name for path in tmp_path.iterdir() if not path.name.startswith("satlab.db")) == [
         "d0d0d0.zip"]

@@ -30,7 +30,7 @@ def test_a_run_from_the_store_has_the_export_columns_and_units(store):  # noqa: 
 def test_a_run_from_an_archive_equals_the_run_from_the_store(store, tmp_path, fmt):  # noqa: F811
     path = archive_of(selection.export_run(store, "a1b2c3", "all", fmt), tmp_path / "run.zip")
     stored, exported = data.load_run(store.path, "a1b2c3"), data.load_run(path)
-    for name in ("summary", "flow_samples", "link_samples", "tunnel_samples"):
+    for name in ("summary", "flow_samples", "link_samples", "tunnel_samples", "pep_samples"):
         left, right = getattr(stored, name), getattr(exported, name)
         assert list(left.columns) == list(right.columns)
         # CSV does not say a column of unknown text is text: pandas reads it as NaN numbers.

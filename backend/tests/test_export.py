@@ -17,18 +17,19 @@ from satlab.service.export import (
     destination,
     flow_samples_csv,
     link_samples_csv,
+    pep_samples_csv,
     selection,
     summary_csv,
     tunnel_samples_csv,
 )
 from satlab.service.export.provenance import scenario_sha256
 from satlab.service.store import Store
-from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, run_result, sample_event
+from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, pep_row, run_result, sample_event
 
 UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index")
 IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
-TEXT = {"run_id", "campaign_id", "name", "link", "direction", "transport", "cc", "status", "error", "flow_error",
-        "latecomer", "short_beside_long", "host_kept_up"}
+TEXT = {"run_id", "campaign_id", "name", "link", "direction", "hop", "transport", "cc", "status", "error",
+        "flow_error", "latecomer", "short_beside_long", "host_kept_up"}
 MATRIX = {"flows.0.cc": ["cubic", "bbr"], "tunnel": [None, {"k": 5, "z": 100}]}
 
 
@@ -38,7 +39,9 @@ def store(tmp_path):
         opened.create_run("a1b2c3", SCENARIO, PROVENANCE)
         for iteration in range(2):
             for tick in range(3):
-                opened.add_sample(sample_event("a1b2c3", t_s=tick / 10, iteration=iteration))
+                # The PEP's rows of flow 1 as if PEPs split it: every sample table has rows.
+                opened.add_sample({**sample_event("a1b2c3", t_s=tick / 10, iteration=iteration),
+                                   "pep": [pep_row(1, tick)]})
         opened.finish_run("a1b2c3", run_result("a1b2c3"))
         yield opened
 
@@ -96,9 +99,10 @@ def test_every_numeric_column_carries_a_unit(store, campaign, kind):
 
 
 @pytest.mark.parametrize(("writer", "first_columns"), [
-    (flow_samples_csv, ["run_id", "iteration", "t_s", "flow", "acked_bytes", "goodput_mbps", "cwnd_bytes"]),
+    (flow_samples_csv, ["run_id", "iteration", "t_s", "flow", "hop", "acked_bytes", "goodput_mbps", "cwnd_bytes"]),
     (link_samples_csv, ["run_id", "iteration", "t_s", "link", "direction", "queue_bytes", "in_flight_packets"]),
     (tunnel_samples_csv, ["run_id", "iteration", "t_s", "direction", "tx_plain_packets", "tx_source_packets"]),
+    (pep_samples_csv, ["run_id", "iteration", "t_s", "flow", "client_bytes", "client_retransmissions_packets"]),
 ])
 def test_sample_writers_write_a_header_without_samples(store, writer, first_columns):
     store.create_run("000000", SCENARIO, PROVENANCE)
@@ -111,7 +115,8 @@ def test_sample_writers_write_a_header_without_samples(store, writer, first_colu
 def test_flow_samples_csv_has_a_row_per_sample_and_flow(store):
     rows = read(flow_samples_csv, store, "a1b2c3")
     assert len(rows) == 2 * 3 * 2
-    assert rows[-1] == {"run_id": "a1b2c3", "iteration": "1", "t_s": "0.2", "flow": "1", "acked_bytes": "14050",
+    assert rows[-1] == {"run_id": "a1b2c3", "iteration": "1", "t_s": "0.2", "flow": "1", "hop": "end-to-end",
+                        "acked_bytes": "14050",
                         "goodput_mbps": "0.2246738", "cwnd_bytes": "28100", "rtt_ms": "513.715",
                         "retransmissions_packets": "2", "delivery_rate_mbps": ""}
 
@@ -289,7 +294,7 @@ def test_parquet_equals_csv_cell_for_cell_and_carries_the_provenance(store, what
                   made(selection.export_run(store, "a1b2c3", what, "csv")))]
     else:
         pairs = [(parquet_zip.read(f"{name}.parquet"), csv_zip.read(f"{name}.csv"))
-                 for name in ("flow-samples", "link-samples", "tunnel-samples")]
+                 for name in ("flow-samples", "link-samples", "tunnel-samples", "pep-samples")]
     run = store.get_run("a1b2c3")
     for parquet, csv_data in pairs:
         table = assert_parquet_equals_csv(parquet, csv_data)
@@ -329,8 +334,9 @@ def test_a_run_archive_holds_every_file_with_a_manifest(store, tmp_path):
     archive = zipfile.ZipFile(io.BytesIO(made(selection.export_run(store, "b2c3d4", "all", "parquet"))))
     manifest = json.loads(archive.read("manifest.json"))
     names = [file["name"] for file in manifest["files"]]
-    assert names == ["flow-samples.parquet", "link-samples.parquet", "tunnel-samples.parquet", "summary.parquet",
-                     "scenario.json", "iteration0/flow0/picoquic-client-abc.qlog", "iteration0/flow0/tls-keylog.txt"]
+    assert names == ["flow-samples.parquet", "link-samples.parquet", "tunnel-samples.parquet", "pep-samples.parquet",
+                     "summary.parquet", "scenario.json", "iteration0/flow0/picoquic-client-abc.qlog",
+                     "iteration0/flow0/tls-keylog.txt"]
     assert kept is not None and kept.name.endswith(".qlog.gz")
     for file in manifest["files"]:
         data = archive.read(file["name"])

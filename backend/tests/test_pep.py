@@ -1,21 +1,29 @@
 """The split-TCP PEP in real runs through the engine (scenario field `pep`):
 Fast Open between distributed PEPs saves a round trip to a download's first
 byte, the PEPs recover the satellite's losses without the end host's sender
-resending, QUIC passes them untouched, and nothing of them is left after a
-run that succeeds, fails, is cancelled or whose backend is killed."""
+resending, their counters and each hop of a split flow are sampled, stored
+and exported, QUIC passes them untouched, and nothing of them is left after
+a run that succeeds, fails, is cancelled or whose backend is killed."""
 
+import csv
+import io
 import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
+from statistics import median
 
 import pytest
 
 from satlab.engine import runner, topology
 from satlab.scenario import load
+from satlab.service.export import selection
+from satlab.service.provenance import provenance
+from satlab.service.store import Store
 from satlab.tools import TOOLS_DIR
 from tests.conftest import LABS
 from tests.isolation import isolated
@@ -130,14 +138,70 @@ def test_losses_on_the_satellite_are_recovered_by_the_gateway_pep_not_by_the_ser
     assert through["pep_satellite_bytes"] >= 4_000_000
 
 
+SEGMENTS = ("client", "satellite", "server")
+
+
+def exported_table(store: Store, run_id: str, name: str) -> list[dict[str, str]]:
+    """One table of the run's samples as `satlab export run ID --what samples` writes it (CSV)."""
+    out = io.BytesIO()
+    selection.export_run(store, run_id, "samples", "csv").write(out)
+    return list(csv.DictReader(io.StringIO(zipfile.ZipFile(out).read(f"{name}.csv").decode())))
+
+
+def test_a_split_downloads_pep_counters_and_hops_are_sampled_stored_and_exported(tmp_path):
+    """A 2 MB download through distributed PEPs: every tick has the PEP's
+    counters of the flow; each segment's bytes never fall and end at the
+    summary's figure; the gateway PEP holds bytes while the server's hop
+    outruns the satellite; the flow's samples say which hop each describes,
+    the client's own (a LAN's round trip) beside the satellite's (the GEO
+    path's); the store keeps them all and the CSV export carries them."""
+    events: list[dict] = []
+    scenario = load(LABS / "geo-ideal.yaml", ["flows.0.size_bytes=2000000", "pep={mode: distributed}"])
+    result = runner.run(scenario, events.append)
+    assert result.status == "done", result.error
+    (flow,) = result.flows
+    samples = [event for event in events if event["type"] == "sample"]
+    rows = [row for event in samples for row in event["pep"]]
+    assert len(rows) >= 10 and {row["flow"] for row in rows} == {0}
+    for segment in SEGMENTS:
+        sent = [row[f"{segment}_bytes"] for row in rows if row[f"{segment}_bytes"] is not None]
+        assert sent == sorted(sent), f"{segment}: its bytes fell"
+        assert sent[-1] == flow[f"pep_{segment}_bytes"] >= 2_000_000
+    assert max(row["gateway_buffer_bytes"] for row in rows) > 0
+    hops = [row for event in samples for row in event["flows"]]
+    assert {row["hop"] for row in hops} == set(SEGMENTS)
+    rtt_ms = {segment: median(row["rtt_ms"] for row in hops if row["hop"] == segment and row["rtt_ms"])
+              for segment in SEGMENTS}
+    assert rtt_ms["client"] < RTT_MS / 10 < RTT_MS <= rtt_ms["satellite"]
+    assert max(row["bytes_acked"] for row in hops if row["hop"] == "client") > 1_000_000
+
+    with Store(tmp_path / "satlab.db") as store:
+        store.create_run(result.run_id, scenario.model_dump(mode="json", by_alias=True), provenance())
+        for event in samples:
+            store.add_sample(event)
+        assert store.finish_run(result.run_id, result.to_dict())
+        assert len(store.pep_samples(result.run_id)) == len(rows)
+        pep_csv = exported_table(store, result.run_id, "pep-samples")
+        flows_csv = exported_table(store, result.run_id, "flow-samples")
+    assert len(pep_csv) == len(rows)
+    assert [int(pep_csv[-1][f"{segment}_bytes"]) for segment in SEGMENTS] == [
+        flow[f"pep_{segment}_bytes"] for segment in SEGMENTS]
+    assert {"terminal_buffer_bytes", "gateway_buffer_bytes", "satellite_retransmissions_packets"} <= set(pep_csv[0])
+    assert {row["hop"] for row in flows_csv} == set(SEGMENTS)
+
+
 def test_quic_passes_the_peps_untouched_and_the_plan_says_so():
     scenario = load(LABS / "geo-ideal.yaml", ["flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 200000}",
                                               "pep={mode: distributed}"])
-    result = runner.run(scenario)
+    events: list[dict] = []
+    result = runner.run(scenario, events.append)
     assert result.status == "done", result.error
     (flow,) = result.flows
     assert flow["bytes"] == 200_000
     assert flow["pep_connections"] == 0
+    samples = [event for event in events if event["type"] == "sample"]
+    assert {row["hop"] for event in samples for row in event["flows"]} == {"end-to-end"}
+    assert [row for event in samples for row in event["pep"]] == []
     iteration = result.iterations[0]
     assert [iteration["pep"][role]["accepted"] for role in ("terminal", "gateway")] == [0, 0]
     (note,) = iteration["plan"]["notes"]

@@ -12,7 +12,9 @@ from satlab import tcp_congestion
 from satlab.engine import preflight
 from satlab.engine.first_byte import FirstByteWatch, port_filter
 from satlab.engine.pep import Interception, interception_commands, removal_commands
-from satlab.engine.pep.metrics import PepLines, flow_figures
+from satlab.engine.pep.hops import hop_samples
+from satlab.engine.pep.metrics import PepLines, flow_counters, flow_figures
+from satlab.engine.pep.segments import end_host_segment
 from satlab.engine.plan import make_plan
 from satlab.scenario import ScenarioError, load
 from tests.conftest import LABS
@@ -96,11 +98,24 @@ def socket_info(bytes_acked: int = 0, bytes_received: int = 0, total_retrans: in
     return {"bytes_acked": bytes_acked, "bytes_received": bytes_received, "total_retrans": total_retrans}
 
 
-def closed(identifier: int, port: int, sat: dict, ground: dict, to_client_peak: int = 0) -> dict:
-    return {"event": "closed", "id": identifier, "server": f"10.64.2.2:{port}", "client": "10.64.0.2:40000",
+def closed(identifier: int, port: int, sat: dict, ground: dict, to_client_peak: int = 0, client_port: int = 40000,
+           pipe_bytes: int = 0, event: str = "closed") -> dict:
+    return {"event": event, "id": identifier, "server": f"10.64.2.2:{port}", "client": f"10.64.0.2:{client_port}",
             "state": "finished", "sat": sat, "ground": ground,
-            "to_server": {"bytes": 10, "pipe_bytes": 0, "pipe_peak_bytes": 10},
-            "to_client": {"bytes": 1000, "pipe_bytes": 0, "pipe_peak_bytes": to_client_peak}}
+            "to_server": {"bytes": 10, "pipe_bytes": pipe_bytes, "pipe_peak_bytes": 10},
+            "to_client": {"bytes": 1000, "pipe_bytes": pipe_bytes, "pipe_peak_bytes": to_client_peak}}
+
+
+def relaying(identifier: int, port: int, client_port: int, sat: dict, ground: dict, pipe_bytes: int = 0) -> dict:
+    """A connection line of a connection still open."""
+    return closed(identifier, port, sat, ground, client_port=client_port, pipe_bytes=pipe_bytes, event="connection")
+
+
+def tcp_info(bytes_acked: int = 0, inq_bytes: int = 0, outq_bytes: int = 0, rtt_us: int = 500_000) -> dict:
+    """A socket as pep_tcp_print reports it."""
+    return {"bytes_acked": bytes_acked, "bytes_received": 0, "total_retrans": 3, "cwnd_packets": 10,
+            "mss_bytes": 1448, "rtt_us": rtt_us, "delivery_rate_bytes_per_s": 1_500_000, "inq_bytes": inq_bytes,
+            "outq_bytes": outq_bytes}
 
 
 def test_a_downloads_segments_are_each_counted_at_their_sender():
@@ -119,6 +134,51 @@ def test_a_downloads_segments_are_each_counted_at_their_sender():
                        "pep_server_bytes": 1000, "pep_server_retransmissions": 3,  # the server's own
                        "pep_terminal_pipe_peak_bytes": 3000, "pep_terminal_pipe_mean_bytes": 0.0,
                        "pep_gateway_pipe_peak_bytes": 5000, "pep_gateway_pipe_mean_bytes": 0.0}
+
+
+def test_a_pep_holds_what_its_receiving_socket_has_not_handed_over_its_pipe_and_what_its_sender_awaits():
+    """A download's data reaches the terminal PEP on its satellite socket and
+    leaves on its ground one; an upload's the other way round."""
+    plan = make_plan(load(LABS / "geo-ideal.yaml", ["pep={mode: distributed}",
+                                                    "flows.1={transport: tcp, cc: cubic, size_bytes: 1000, "
+                                                    "direction: upload}"]), "a1b2c3")
+    download, upload = plan.flows
+    terminal, gateway = PepLines("terminal"), PepLines("gateway")
+    terminal(relaying(1, download.port, 20000, sat=tcp_info(inq_bytes=100, outq_bytes=7),
+                      ground=tcp_info(inq_bytes=5, outq_bytes=2000), pipe_bytes=300))
+    terminal(relaying(2, upload.port, 20001, sat=tcp_info(inq_bytes=11, outq_bytes=4000),
+                      ground=tcp_info(inq_bytes=60, outq_bytes=13), pipe_bytes=20))
+    counters = flow_counters("distributed", download, None, {"terminal": terminal, "gateway": gateway})
+    assert counters is not None
+    assert (counters["terminal_buffer_bytes"], counters["terminal_pipe_bytes"]) == (100 + 300 + 2000, 300)
+    assert (counters["gateway_buffer_bytes"], counters["gateway_pipe_bytes"]) == (None, None)  # nothing relayed yet
+    counters = flow_counters("distributed", upload, 4, {"terminal": terminal, "gateway": gateway})
+    assert counters is not None
+    assert (counters["terminal_buffer_bytes"], counters["client_retransmissions"]) == (60 + 20 + 4000, 4)
+    (quic,) = make_plan(load(LABS / "geo-ideal.yaml", ["pep={mode: distributed}", "flows.0={transport: "
+                                                       "quic-picoquic, cc: bbr1, size_bytes: 1000}"]), "a1b2c3").flows
+    assert flow_counters("distributed", quic, None, {"terminal": PepLines("terminal")}) is None
+
+
+def test_a_split_flows_hops_where_a_pep_sends_are_its_data_connections_sockets():
+    """A download through distributed PEPs: the client's hop is the terminal
+    PEP's ground socket, the satellite's the gateway PEP's satellite socket,
+    both of the data connection (from the client's data port), never the
+    control connection; the server's hop is the server's own sample."""
+    plan = make_plan(load(LABS / "geo-ideal.yaml", ["pep={mode: distributed}"]), "a1b2c3")
+    flow = plan.flows[0]
+    terminal, gateway = PepLines("terminal"), PepLines("gateway")
+    terminal(relaying(1, flow.port, 40000, sat=tcp_info(), ground=tcp_info(bytes_acked=37, rtt_us=900)))  # control
+    terminal(relaying(2, flow.port, 20000, sat=tcp_info(), ground=tcp_info(bytes_acked=900_000, rtt_us=1_200)))
+    gateway(relaying(1, flow.port, 20000, sat=tcp_info(bytes_acked=950_000, rtt_us=560_000), ground=tcp_info()))
+    samples = hop_samples("distributed", flow, 20000, {"terminal": terminal, "gateway": gateway})
+    assert sorted(samples) == ["client", "satellite"]
+    assert (samples["client"].bytes_acked, samples["client"].rtt_ms) == (900_000, 1.2)
+    assert (samples["satellite"].bytes_acked, samples["satellite"].rtt_ms, samples["satellite"].cwnd_bytes,
+            samples["satellite"].delivery_rate_mbps) == (950_000, 560.0, 14480, 12.0)
+    assert end_host_segment("distributed", "download") == "server"
+    assert end_host_segment("distributed", "upload") == "client"
+    assert end_host_segment("gateway", "upload") == "satellite"
 
 
 def tcp_segment(source: int, destination: int, flags: int, payload_bytes: int = 0) -> bytes:

@@ -42,6 +42,15 @@ def sample_event(run_id: str, t_s: float = 2.9, iteration: int = 0) -> dict:
             "tunnel": [_tunnel_endpoint(44, 38, 5, 4), _tunnel_endpoint(46, 44, 0, 0)]}
 
 
+def pep_row(flow: int, tick: int) -> dict:
+    """A download's PEP counters through distributed PEPs, as the engine emits them."""
+    relayed = 14050 * (tick + 1)
+    return {"flow": flow, "client_bytes": relayed, "client_retransmissions": 0, "satellite_bytes": relayed + 2896,
+            "satellite_retransmissions": tick, "server_bytes": relayed + 5792, "server_retransmissions": 0,
+            "terminal_buffer_bytes": 1448, "terminal_pipe_bytes": 0, "gateway_buffer_bytes": 4344,
+            "gateway_pipe_bytes": 1448}
+
+
 def flow_row(iteration: int, flow: int, goodput_mbps: float, error: str | None = None) -> dict:
     return {"iteration": iteration, "flow": flow, "group": 0, "transport": "tcp", "cc": "cubic",
             "direction": "download", "start_s": 0.0, "bytes": 300670, "download_time_s": 2.180217,
@@ -184,14 +193,58 @@ def test_set_run_status_rejects_an_unknown_status(store):
         store.set_run_status("a1b2c3", "paused")
 
 
+def test_add_sample_stores_each_hop_of_a_split_flow_and_its_pep_counters(store):
+    store.create_run("a1b2c3", SCENARIO, PROVENANCE)
+    event = sample_event("a1b2c3", t_s=2.9)
+    event["flows"] = [{**event["flows"][0], "hop": hop} for hop in ("client", "satellite", "server")]
+    store.add_sample({**event, "pep": [pep_row(0, 0)]})
+    assert [row.hop for row in store.flow_samples("a1b2c3")] == ["client", "satellite", "server"]
+    (pep,) = store.pep_samples("a1b2c3")
+    assert (pep.flow, pep.client_bytes, pep.satellite_retransmissions, pep.gateway_buffer_bytes) == (0, 14050, 0, 4344)
+    assert store.samples("a1b2c3").pep == (pep,)
+
+
+def test_flow_samples_stored_before_hops_say_the_hop_they_described(tmp_path):
+    """A database of before issue 22's samples: a flow's samples were its
+    sender's socket's; through PEPs (its summary counts connections they
+    relayed) that was the server's hop of a download, the client's of an
+    upload, the satellite's of an upload through a gateway PEP alone."""
+    version = next(index for index, script in enumerate(MIGRATIONS) if "CREATE TABLE pep_samples" in script)
+    db = sqlite3.connect(tmp_path / "satlab.db")
+    for script in MIGRATIONS[:version]:
+        db.executescript(script)
+    db.execute(f"PRAGMA user_version = {version}")
+    db.execute("INSERT INTO runs (run_id, name, status, scenario_json, provenance_json, created_at) "
+               "VALUES ('a1b2c3', 'geo-ideal', 'done', '{}', '{}', 0)")
+    flows = [("download", '{"pep_mode": "distributed", "pep_connections": 2}'),
+             ("upload", '{"pep_mode": "distributed", "pep_connections": 2}'),
+             ("upload", '{"pep_mode": "gateway", "pep_connections": 2}'),
+             ("download", '{"pep_mode": "distributed", "pep_connections": 0}'),  # QUIC: untouched
+             ("download", '{}')]  # no PEP
+    for flow, (direction, details) in enumerate(flows):
+        db.execute("INSERT INTO flow_summaries (run_id, iteration, flow, direction, details_json) "
+                   "VALUES ('a1b2c3', 0, ?, ?, ?)", (flow, direction, details))
+    db.executemany("INSERT INTO flow_samples (run_id, iteration, t_s, flow) VALUES ('a1b2c3', 0, 0.1, ?)",
+                   [(flow,) for flow in range(len(flows) + 1)])  # the last flow has no summary
+    db.commit()
+    db.close()
+    with Store(tmp_path / "satlab.db") as store:
+        assert [row.hop for row in store.flow_samples("a1b2c3")] == [
+            "server", "client", "satellite", "end-to-end", "end-to-end", "end-to-end"]
+        assert store.pep_samples("a1b2c3") == ()
+
+
 def test_add_sample_stores_flows_links_and_tunnel_directions(store):
     store.create_run("a1b2c3", SCENARIO, PROVENANCE)
     store.add_sample(sample_event("a1b2c3", t_s=2.9))
     flows = store.flow_samples("a1b2c3")
-    assert flows == (FlowSampleRow(iteration=0, t_s=2.9, flow=0, bytes_acked=14050, goodput_mbps=0.0,
-                                   cwnd_bytes=28100, rtt_ms=510.33, retransmissions=0, delivery_rate_mbps=None),
-                     FlowSampleRow(iteration=0, t_s=2.9, flow=1, bytes_acked=14050, goodput_mbps=0.2246738,
-                                   cwnd_bytes=28100, rtt_ms=513.715, retransmissions=2, delivery_rate_mbps=None))
+    # An event of a flow that names no hop: the sample is end to end.
+    assert flows == (FlowSampleRow(iteration=0, t_s=2.9, flow=0, hop="end-to-end", bytes_acked=14050,
+                                   goodput_mbps=0.0, cwnd_bytes=28100, rtt_ms=510.33, retransmissions=0,
+                                   delivery_rate_mbps=None),
+                     FlowSampleRow(iteration=0, t_s=2.9, flow=1, hop="end-to-end", bytes_acked=14050,
+                                   goodput_mbps=0.2246738, cwnd_bytes=28100, rtt_ms=513.715, retransmissions=2,
+                                   delivery_rate_mbps=None))
     links = {(row.link, row.direction): row for row in store.link_samples("a1b2c3")}
     assert sorted(links) == [("lan", "down"), ("lan", "up"), ("satellite", "forward"), ("satellite", "return")]
     # a -> b is the return direction of the satellite link, b -> a the forward one.

@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/sockios.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -23,6 +25,10 @@
 #define FASTOPEN_QUEUE 1024
 
 static const char *const fastopen_names[] = {"off", "cookie", "no-cookie"};
+
+/* TCP_INFO's states (the kernel's include/net/tcp_states.h) in which a FIN
+ * was sent and is not acknowledged yet. */
+enum { STATE_FIN_WAIT1 = 4, STATE_LAST_ACK = 9, STATE_CLOSING = 11 };
 
 pep_fastopen pep_fastopen_parse(const char *option, const char *text)
 {
@@ -171,6 +177,23 @@ static int get_int(int fd, int level, int option)
 	return value;
 }
 
+/* print_queued writes ,"name":N with the bytes of the stream the socket
+ * holds by SIOCINQ or SIOCOUTQ, or null if it cannot tell. SIOCOUTQ counts
+ * the FIN too while it waits for its ACK (the states after a shutdown and
+ * before that ACK): it is no byte of the stream. */
+static void print_queued(FILE *out, const char *name, int fd, unsigned long request, uint8_t state)
+{
+	int bytes;
+	if (ioctl(fd, request, &bytes) != 0) {
+		fprintf(out, ",\"%s\":null", name);
+		return;
+	}
+	bool fin_unacknowledged = state == STATE_FIN_WAIT1 || state == STATE_LAST_ACK || state == STATE_CLOSING;
+	if (request == SIOCOUTQ && fin_unacknowledged && bytes > 0)
+		bytes--;
+	fprintf(out, ",\"%s\":%d", name, bytes);
+}
+
 void pep_tcp_print(FILE *out, int fd)
 {
 	struct tcp_info info;
@@ -199,11 +222,16 @@ void pep_tcp_print(FILE *out, int fd)
 		",\"total_retrans\":%" PRIu32 ",\"lost_packets\":%" PRIu32
 		",\"unacked_packets\":%" PRIu32 ",\"bytes_sent\":%llu,\"bytes_retrans\":%llu"
 		",\"bytes_acked\":%llu,\"bytes_received\":%llu,\"notsent_bytes\":%" PRIu32
-		",\"delivery_rate_bytes_per_s\":%llu,\"syn_data\":%s}",
+		",\"delivery_rate_bytes_per_s\":%llu,\"syn_data\":%s,\"mss_bytes\":%" PRIu32,
 		info.tcpi_total_retrans, info.tcpi_lost, info.tcpi_unacked,
 		(unsigned long long)info.tcpi_bytes_sent, (unsigned long long)info.tcpi_bytes_retrans,
 		(unsigned long long)info.tcpi_bytes_acked,
 		(unsigned long long)info.tcpi_bytes_received, info.tcpi_notsent_bytes,
 		(unsigned long long)info.tcpi_delivery_rate,
-		(info.tcpi_options & TCPI_OPT_SYN_DATA) ? "true" : "false");
+		(info.tcpi_options & TCPI_OPT_SYN_DATA) ? "true" : "false", info.tcpi_snd_mss);
+	/* What the PEP holds of the stream in this socket: received and not
+	 * yet read, and written and not yet acknowledged (sent or not). */
+	print_queued(out, "inq_bytes", fd, SIOCINQ, info.tcpi_state);
+	print_queued(out, "outq_bytes", fd, SIOCOUTQ, info.tcpi_state);
+	fputc('}', out);
 }

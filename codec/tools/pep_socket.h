@@ -60,8 +60,10 @@ const char *pep_segment_apply_connecting(int fd, const pep_segment *segment, boo
 void pep_segment_print(FILE *out, const pep_segment *segment);
 
 /* pep_tcp_print writes what the socket reports as a JSON object: its
- * congestion control, buffers and TCP_INFO (RTT, window, retransmissions,
- * bytes sent, acknowledged and received, whether its SYN carried data). */
+ * congestion control, buffers and TCP_INFO (RTT, window, MSS,
+ * retransmissions, bytes sent, acknowledged and received, whether its SYN
+ * carried data), and the bytes of the stream it holds (SIOCINQ: received,
+ * not yet read; SIOCOUTQ: written, not yet acknowledged). */
 void pep_tcp_print(FILE *out, int fd);
 
 #endif /* PEP_SOCKET_H */

@@ -35,7 +35,8 @@ from satlab.service.store import Store
 store, run_id = Store(sys.argv[1]), sys.argv[2]
 rows = lambda found: [dataclasses.asdict(row) for row in found]
 print(json.dumps({"run": dataclasses.asdict(store.get_run(run_id)), "flows": rows(store.flow_samples(run_id)),
-                  "links": rows(store.link_samples(run_id)), "tunnel": rows(store.tunnel_samples(run_id))}))
+                  "links": rows(store.link_samples(run_id)), "tunnel": rows(store.tunnel_samples(run_id)),
+                  "pep": rows(store.pep_samples(run_id))}))
 """
 
 RUN_BLOCK = re.compile(r"^```satlab-run[ \t]*\n(.*?)\n```", re.MULTILINE | re.DOTALL)
@@ -45,7 +46,8 @@ MAX_ROWS = 2 * MAX_POINTS
 # Five samples a second at most: enough to see a slow start on a 500 ms path.
 MIN_BIN_S = 0.2
 # Gauges: a bin shows their mean; every other figure is the bin's last value.
-GAUGES = ("goodput_mbps", "rtt_ms", "delivery_rate_mbps", "queue_bytes")
+GAUGES = ("goodput_mbps", "rtt_ms", "delivery_rate_mbps", "queue_bytes", "terminal_buffer_bytes",
+          "terminal_pipe_bytes", "gateway_buffer_bytes", "gateway_pipe_bytes")
 # What the scenario of a reference keeps: what the sheet's charts and captions read.
 SCENARIO_FIELDS = ("name", "description", "iterations", "path", "tunnel", "pep", "flows")
 
@@ -138,9 +140,10 @@ def make_reference(block: dict[str, Any], store_path: Path) -> dict[str, Any]:
             ],
         },
         "samples": {
-            "flows": thinned(stored["flows"], ("flow",)),
+            "flows": thinned(stored["flows"], ("flow", "hop")),
             "links": thinned(stored["links"], ("link", "direction")),
             "tunnel": thinned(stored["tunnel"], ("direction",)),
+            "pep": thinned(stored["pep"], ("flow",)),
         },
     }
 

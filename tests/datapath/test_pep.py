@@ -254,7 +254,8 @@ def test_udp_and_icmp_cross_the_peps_untouched():
 
 def test_half_close_both_ways_through_bounded_pipes():
     """20 MB up, the client's end, then 5 MB down: every byte arrives, each
-    end passes on, and no pipe ever holds more than its size."""
+    end passes on, no pipe ever holds more than its size, and the sockets
+    report the bytes of the streams they hold (the PEP's buffer occupancy)."""
     up = random.Random(1).randbytes(20 << 20)
     down = random.Random(2).randbytes(5 << 20)
 
@@ -289,6 +290,9 @@ def test_half_close_both_ways_through_bounded_pipes():
     peaks = [line[way]["pipe_peak_bytes"] for line in lines.of("connection") + [closed]
              for way in ("to_server", "to_client")]
     assert max(peaks) <= 65536
+    queued = [line[side][queue] for line in lines.of("connection") for side in ("sat", "ground") if line[side]
+              for queue in ("inq_bytes", "outq_bytes")]
+    assert all(isinstance(count, int) and count >= 0 for count in queued) and max(queued) > 0
 
 
 def test_a_refused_connection_reaches_the_client_as_a_reset():

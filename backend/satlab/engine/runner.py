@@ -20,10 +20,12 @@ from typing import Any
 from satlab.engine import captures, fidelity, links, preflight, summary, tcp_stack, topology, tunnel
 from satlab.engine.artifacts import ArtifactSink
 from satlab.engine.cross_traffic import Iperf3CrossTraffic
-from satlab.engine.flows.base import Flow, flow_class
+from satlab.engine.flows.base import Flow, FlowSample, flow_class
 from satlab.engine.hystart import cubic_hystart
 from satlab.engine.pep import proxies as pep_proxies
-from satlab.engine.plan import Plan, make_plan, new_run_id
+from satlab.engine.pep.planning import splits
+from satlab.engine.pep.segments import HOPS, Hop
+from satlab.engine.plan import Plan, PlannedFlow, make_plan, new_run_id
 from satlab.engine.process import JsonLineChild
 from satlab.engine.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
 from satlab.scenario import Scenario
@@ -99,6 +101,12 @@ class _Iteration:
         self.cross_traffic: list[Iperf3CrossTraffic] = []
         self.summaries: dict[str, dict[str, Any] | None] = {}
         self.samples: dict[int, list[summary.TimedSample]] = {}  # per flow, on the iteration's clock
+        # Live goodput per flow and hop (a split flow has one per connection).
+        self.goodput_meters: dict[tuple[int, Hop], GoodputMeter] = {}
+        # The flows the PEPs split, and what a split flow's end host last said of its retransmissions.
+        self.split = {planned.index for planned in plan.flows if splits(scenario, planned.transport)}
+        self.end_host_retransmissions: dict[int, int | None] = {}
+        self.pep_rows_sampled: list[dict[str, Any]] = []  # the PEP rows of the latest sample
         # The iteration's clock starts here: the first data packet of any flow (monotonic), once known.
         self.origin: float | None = None
         self.fidelity = fidelity.FidelityRecorder()
@@ -157,8 +165,6 @@ class _Iteration:
                 cross.start_server()
             self._state("running")
             self._drive(flows)
-            for cross in self.cross_traffic:
-                cross.stop()  # its time is over when the flows are done
             self._state("collecting")
             results = [flow.collect() for flow in flows]
             for flow in flows:
@@ -169,6 +175,7 @@ class _Iteration:
             tcp_counters = ({role: tcp_stack.counters(plan.namespaces[role]) for role in ("server", "client")}
                             if any(planned.transport == "tcp" for planned in plan.flows) else None)
             stack.close()  # stop every process now, so the tools print their summaries
+        self._sample_stopped_peps()
         # The tools have stopped and closed their captures (planned only when the run keeps files).
         captured = captures.keep(plan.captures, self.summaries, self.keylog, self.artifacts, plan.iteration) \
             if self.artifacts is not None else []
@@ -218,7 +225,9 @@ class _Iteration:
 
     def _drive(self, flows: list[Flow]) -> None:
         """Start clients and cross traffic at their offsets (cross traffic also
-        stops at its end), sample at SAMPLE_HZ, until every flow is done.
+        stops at its end), sample at SAMPLE_HZ, until every flow is done and
+        the PEPs, if any, have seen their connections end (at most their
+        drain_timeout_s after the flows).
 
         One clock: the iteration's starts at the first data packet of any flow
         (self.origin). The flows that start first start at once and open it;
@@ -231,9 +240,9 @@ class _Iteration:
         limit = _time_limit_s(self.plan, self.scenario)
         pending = list(flows)
         pending_cross = list(self.cross_traffic)
-        goodput_meters = {flow.planned.index: GoodputMeter(bottleneck_mbps(self.scenario.path, flow.planned.direction))
-                          for flow in flows}
         first_start_s = min((flow.planned.start_s for flow in flows), default=0.0)
+        flows_done_at: float | None = None
+        drain_s = self.peps.drain_timeout_s if self.peps is not None else 0.0
         tick = 0
         while True:
             self._stop_if_cancelled()
@@ -244,16 +253,22 @@ class _Iteration:
                 flow.client_started_at = time.monotonic()
                 flow.start_client()
                 pending.remove(flow)
-            if clock_s is not None:
+            if clock_s is not None and flows_done_at is None:
                 for cross in [c for c in pending_cross if c.planned.start_s - first_start_s <= clock_s]:
                     cross.start()
                     pending_cross.remove(cross)
                 for cross in self.cross_traffic:
                     if cross.planned.end_s is not None and cross.planned.end_s - first_start_s <= clock_s:
                         cross.stop()
+            # Read before the sample, so that the sample holds every line that made the PEPs idle.
+            peps_idle = self.peps is None or self.peps.idle()
             if self.origin is not None:
-                self._sample(flows, goodput_meters, start + now - self.origin)
-            if not pending and all(flow.done() for flow in flows):
+                self._sample(flows, start + now - self.origin)
+            if flows_done_at is None and not pending and all(flow.done() for flow in flows):
+                flows_done_at = time.monotonic()
+                for cross in self.cross_traffic:
+                    cross.stop()  # its time is over when the flows are done
+            if flows_done_at is not None and (peps_idle or time.monotonic() - flows_done_at >= drain_s):
                 return
             if now > limit:
                 raise TimeoutError(f"the flows did not finish within {limit:.0f} s")
@@ -276,28 +291,79 @@ class _Iteration:
                 self.origin = time.monotonic()
         return None if self.origin is None else time.monotonic() - self.origin
 
-    def _sample(self, flows: list[Flow], goodput_meters: dict[int, GoodputMeter], t_s: float) -> None:
-        """One tick's samples, its tick at t_s on the iteration's clock: kept per flow, and emitted."""
+    def _hop(self, planned: PlannedFlow) -> Hop:
+        """The hop a flow's own sample (its sender's socket) describes."""
+        if self.peps is None or planned.index not in self.split:
+            return "end-to-end"
+        return self.peps.end_host_segment(planned)
+
+    def _goodput(self, planned: PlannedFlow, hop: Hop, read_s: float, sample: FlowSample) -> float | None:
+        if sample.bytes_acked is None:
+            return None
+        key = (planned.index, hop)
+        if key not in self.goodput_meters:
+            self.goodput_meters[key] = GoodputMeter(bottleneck_mbps(self.scenario.path, planned.direction))
+        return self.goodput_meters[key].add(read_s, sample.bytes_acked, sample.rtt_ms)
+
+    def _pep_rows(self) -> list[dict[str, Any]]:
+        """Each split flow's PEP counters now (metrics.flow_counters), once the PEPs relay any of its connections."""
+        if self.peps is None:
+            return []
+        rows = []
+        for planned in self.plan.flows:
+            figures = (self.peps.flow_counters(planned, self.end_host_retransmissions.get(planned.index))
+                       if planned.index in self.split else None)
+            if figures is not None:
+                rows.append({"flow": planned.index, **figures})
+        self.pep_rows_sampled = rows
+        return rows
+
+    def _sample(self, flows: list[Flow], t_s: float) -> None:
+        """One tick's samples, its tick at t_s on the iteration's clock: kept
+        per flow, and emitted. A flow's own sample is its sender's socket's,
+        on the sender's hop; through the PEPs, each hop where a PEP sends has
+        its own (the PEP's socket), and each split flow a row of PEP counters."""
         assert self.origin is not None
         flow_samples = []
         for flow in flows:
             sample = flow.sample() if not flow.done() else None
             if sample is None:
                 continue
-            index = flow.planned.index
+            planned = flow.planned
             # The moment the counter was read, not the tick's: a slow read must not inflate the rate.
             read_s = time.monotonic() - self.origin
-            self.samples[index].append((read_s, sample))
-            goodput = None
-            if sample.bytes_acked is not None:
-                goodput = goodput_meters[index].add(read_s, sample.bytes_acked, sample.rtt_ms)
-            flow_samples.append({"flow": index, "goodput_mbps": goodput, **vars(sample)})
+            self.samples[planned.index].append((read_s, sample))
+            hops: dict[Hop, FlowSample] = {self._hop(planned): sample}
+            if self.peps is not None and planned.index in self.split:
+                self.end_host_retransmissions[planned.index] = sample.retransmissions
+                client_port = flow.data_client_port()
+                for segment, segment_sample in (self.peps.hop_samples(planned, client_port)
+                                                if client_port is not None else {}).items():
+                    hops[segment] = segment_sample
+            for hop in sorted(hops, key=HOPS.index):
+                flow_samples.append({"flow": planned.index, "hop": hop,
+                                     "goodput_mbps": self._goodput(planned, hop, read_s, hops[hop]),
+                                     **vars(hops[hop])})
         self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
                    "t_s": t_s, "flows": flow_samples, "link": self._link_counters(),
                    "lan": counters(self.lan), "tunnel": [counters(t) for t in self.tunnels],
-                   "pep": self.peps.counters() if self.peps is not None else None,
+                   "pep": self._pep_rows(),
                    "cross_traffic": [{"index": c.planned.index, "running": c.running()}
                                      for c in self.cross_traffic]})
+
+    def _sample_stopped_peps(self) -> None:
+        """Once the PEPs have stopped: a last sample of their counters if the
+        lines they printed as they stopped changed any (a connection that did
+        not end within the drain was reset, its closed line then the last),
+        so that the samples end where the summary's figures stand."""
+        if self.peps is None or self.origin is None:
+            return
+        sampled = self.pep_rows_sampled
+        rows = self._pep_rows()
+        if rows != sampled:
+            self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
+                       "t_s": time.monotonic() - self.origin, "flows": [], "link": None, "lan": None, "tunnel": [],
+                       "pep": rows, "cross_traffic": []})
 
 
 def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: None,

@@ -40,8 +40,8 @@ def test_export_everything_of_a_run_as_an_archive(stored, client):
     answer = client.get("/api/runs/a1b2c3/export", params={"what": "all", "format": "csv"})
     assert answer.status_code == 200 and answer.headers["content-type"] == "application/zip"
     names = zipfile.ZipFile(io.BytesIO(answer.content)).namelist()
-    assert names == ["flow-samples.csv", "link-samples.csv", "tunnel-samples.csv", "summary.csv", "scenario.json",
-                     "manifest.json"]
+    assert names == ["flow-samples.csv", "link-samples.csv", "tunnel-samples.csv", "pep-samples.csv", "summary.csv",
+                     "scenario.json", "manifest.json"]
 
 
 def test_export_refusals_are_sentences(stored, client):

@@ -17,7 +17,7 @@ from pydantic import Field
 from satlab.api.models.campaigns import CampaignStatus
 from satlab.api.models.common import Public
 from satlab.api.models.runs import RunPublic, RunResult
-from satlab.service.store import CampaignProgress, FlowSampleRow, LinkSampleRow, TunnelSampleRow
+from satlab.service.store import CampaignProgress, FlowSampleRow, LinkSampleRow, PepSampleRow, TunnelSampleRow
 
 
 class RunSnapshotEvent(Public):
@@ -41,7 +41,7 @@ class CrossTrafficState(Public):
 
 
 class SampleEvent(Public):
-    """Ten a second while the flows run."""
+    """Ten a second while the flows run (and, through PEPs, while they see their connections end)."""
     type: Literal["sample"]
     run_id: str
     iteration: int
@@ -49,6 +49,7 @@ class SampleEvent(Public):
     flows: list[FlowSampleRow]
     links: list[LinkSampleRow]
     tunnel: list[TunnelSampleRow]
+    pep: list[PepSampleRow]
     cross_traffic: list[CrossTrafficState] | None
     campaign_id: str | None = None
 

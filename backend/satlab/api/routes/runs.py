@@ -133,7 +133,8 @@ def cancel_run(run_id: str, manager: ManagerDep, principal: UserDep) -> Message:
 
 @router.get("/{run_id}/samples", responses={404: {"model": Refused}})
 def get_samples(run_id: str, store: StoreDep, principal: UserDep) -> SampleRows:
-    """Every sample so far (10 per second): per flow, per link direction, per tunnel direction."""
+    """Every sample so far (10 per second): per flow and hop, per link direction, per tunnel direction, and
+    per flow split by a PEP."""
     _run_or_404(store, run_id, principal)
     return store.samples(run_id)
 
@@ -149,7 +150,7 @@ def export_csv(run_id: str, kind: ExportKind, store: StoreDep, principal: UserDe
 def export_run(run_id: str, store: StoreDep, principal: UserDep, what: ExportWhat = "summaries",
                export_format: Annotated[ExportFormat, Query(alias="format")] = "csv") -> StreamingResponse:
     """A finished run's results, as `satlab export run ID --what ... --format ...`
-    writes them: `samples` (flow, link and tunnel tables), `summaries`, `qlog`
+    writes them: `samples` (flow, link, tunnel and PEP tables), `summaries`, `qlog`
     (each QUIC flow's, both ends, as qvis opens them), `pcap` (packet captures
     with each packet's fate), or `all` (a zip archive with a manifest)."""
     _run_or_404(store, run_id, principal)

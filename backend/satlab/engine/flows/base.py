@@ -92,6 +92,12 @@ class Flow(ABC):
         transport without a control connection opens its data connection at once."""
         return self.client_started_at
 
+    def data_client_port(self) -> int | None:
+        """The client's port of the flow's data connection where the
+        transport fixes it (iperf3's --cport), which tells that connection
+        apart in a PEP's lines; None where it does not."""
+        return None
+
     @abstractmethod
     def collect(self) -> FlowResult:
         """The result, once done()."""

@@ -99,6 +99,9 @@ class Iperf3Flow(ClientProcessFlow):
                                    *(["--reverse"] if flow.direction == "download" else [])],
                                   f"iperf3-client-{flow.index}")
 
+    def data_client_port(self) -> int | None:
+        return self.data_port
+
     def data_started_at(self) -> float | None:
         """The data connection's SYN on the client's wire (the kernel's
         timestamp), on the monotonic clock."""

@@ -7,8 +7,12 @@
                      the routes, Fast Open, the notes on QUIC
     proxies.py       running them for an iteration: interception, processes,
                      their lines, teardown
-    metrics.py       a flow's figures from the PEPs' lines: bytes and
-                     retransmissions per segment, pipe occupancy
+    segments.py      the hops a PEP cuts a flow's path into, and each one's
+                     ends: the one vocabulary of summaries and samples
+    metrics.py       a flow's counters from the PEPs' lines: bytes and
+                     retransmissions per segment, buffer and pipe occupancy
+                     (live, every tick, and in the summary)
+    hops.py          a split flow's samples on the hops where a PEP sends
 
 The package imports only the interception here, so that the plan (pure) can
 import planning without the processes.

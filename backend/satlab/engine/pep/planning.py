@@ -81,6 +81,13 @@ def pep_sysctls(pep: Pep | None, role: str) -> dict[str, str]:
     return dict(FAST_OPEN_SYSCTL)
 
 
+def splits(scenario: Scenario, transport: str) -> bool:
+    """Whether the scenario's PEPs split the connections of a flow of this
+    transport: TCP's, unless a tunnel spanning end to end carries them past."""
+    return (scenario.pep is not None and transport == "tcp"
+            and not (scenario.tunnel is not None and scenario.tunnel.span == "end-to-end"))
+
+
 def pep_notes(scenario: Scenario) -> list[str]:
     """What the plan explains of a scenario with a PEP: the flows it cannot split."""
     if scenario.pep is None:

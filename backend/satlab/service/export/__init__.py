@@ -12,9 +12,10 @@ from satlab.service.export.csv_files import (
     campaign_csv,
     flow_samples_csv,
     link_samples_csv,
+    pep_samples_csv,
     summary_csv,
     tunnel_samples_csv,
 )
 
-__all__ = ["FLOW_COLUMNS", "KIND_WRITERS", "campaign_csv", "flow_samples_csv", "link_samples_csv", "summary_csv",
-           "tunnel_samples_csv"]
+__all__ = ["FLOW_COLUMNS", "KIND_WRITERS", "campaign_csv", "flow_samples_csv", "link_samples_csv", "pep_samples_csv",
+           "summary_csv", "tunnel_samples_csv"]

@@ -6,10 +6,14 @@ configuration, seed) and text columns carry none. CSV and Parquet share them.
 
 from __future__ import annotations
 
+from satlab.engine.pep.segments import PEP_ROLES, SEGMENTS
+
 # Stored name -> column, per sample table.
-FLOW_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "flow": "flow", "bytes_acked": "acked_bytes",
-                       "goodput_mbps": "goodput_mbps", "cwnd_bytes": "cwnd_bytes", "rtt_ms": "rtt_ms",
-                       "retransmissions": "retransmissions_packets", "delivery_rate_mbps": "delivery_rate_mbps"}
+# A flow's hop (satlab.engine.pep.segments): end-to-end, or the connection of a split flow it describes.
+FLOW_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "flow": "flow", "hop": "hop",
+                       "bytes_acked": "acked_bytes", "goodput_mbps": "goodput_mbps", "cwnd_bytes": "cwnd_bytes",
+                       "rtt_ms": "rtt_ms", "retransmissions": "retransmissions_packets",
+                       "delivery_rate_mbps": "delivery_rate_mbps"}
 LINK_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "link": "link", "direction": "direction",
                        "queue_bytes": "queue_bytes", "in_flight_packets": "in_flight_packets",
                        "packets_in": "in_packets", "bytes_in": "in_bytes", "packets_out": "out_packets",
@@ -28,6 +32,13 @@ TUNNEL_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "direction": "d
                          "rx_unauthenticated": "rx_unauthenticated_packets",
                          "rx_decoding_delay_p99_ms": "rx_decoding_delay_p99_ms",
                          "rx_decoding_delay_max_ms": "rx_decoding_delay_max_ms"}
+# The PEP's counters of a split flow (satlab.service.store.samples.PepSampleRow): per segment, per PEP.
+PEP_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "flow": "flow",
+                      **{f"{segment}_{figure}": f"{segment}_{column}"
+                         for segment in SEGMENTS["distributed"]
+                         for figure, column in (("bytes", "bytes"), ("retransmissions", "retransmissions_packets"))},
+                      **{f"{role}_{figure}_bytes": f"{role}_{figure}_bytes"
+                         for role in PEP_ROLES for figure in ("buffer", "pipe")}}
 
 # Per-flow columns of the summary and campaign exports: stored summary name -> column.
 FLOW_SUMMARY_COLUMNS = {"flow": "flow", "group": "group", "transport": "transport", "cc": "cc",

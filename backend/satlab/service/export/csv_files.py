@@ -1,6 +1,6 @@
 """Tables as CSV: a header row always, empty cells for unknown values, numbers
 as Python writes them. `KIND_WRITERS` maps each table of the former
-`satlab export KIND ID` to its writer."""
+`satlab export KIND ID`, and the PEP's sample table, to its writer."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def _writer(make: Callable[[Store, str], Table]) -> Writer:
 flow_samples_csv = _writer(tables.flow_samples)
 link_samples_csv = _writer(tables.link_samples)
 tunnel_samples_csv = _writer(tables.tunnel_samples)
+pep_samples_csv = _writer(tables.pep_samples)
 summary_csv = _writer(tables.summary)
 campaign_csv = _writer(tables.campaign_summary)
 
@@ -37,6 +38,7 @@ KIND_WRITERS: dict[str, Writer] = {
     "flow-samples": flow_samples_csv,
     "link-samples": link_samples_csv,
     "tunnel-samples": tunnel_samples_csv,
+    "pep-samples": pep_samples_csv,
     "summary": summary_csv,
     "campaign": campaign_csv,
 }

@@ -3,7 +3,7 @@ ID --what ... --format ...`) and the API (GET /api/runs/{id}/export,
 GET /api/campaigns/{id}/export) alike: what to export of a run or a
 campaign, in which format, as one file or an archive.
 
-- `samples`: the flow, link and tunnel sample tables;
+- `samples`: the flow, link, tunnel and PEP sample tables;
 - `summaries`: a run's summary (a row per iteration and flow), or a
   campaign's (a row per item and flow, a column per matrix parameter);
 - `qlog`: every kept qlog, as qvis opens them (`.qlog`: picoquic's JSON;

@@ -3,10 +3,10 @@
 Parquet write the same tables, so they have the same columns and cells.
 
 Sample counters of satlink and swf-tunnel are cumulative since the tool
-started (at the start of each iteration); `t_s` counts from the iteration's
-first sample. A campaign's sample tables are its runs' tables one after the
-other (`run_id` tells them apart; the campaign summary gives each run's
-configuration).
+started (at the start of each iteration), the PEP's since its flow's
+connections started; `t_s` counts from the iteration's first sample. A
+campaign's sample tables are its runs' tables one after the other (`run_id`
+tells them apart; the campaign summary gives each run's configuration).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from satlab.service.export.columns import (
     LINK_COLUMNS,
     LINK_DIRECTIONS,
     LINK_SAMPLE_COLUMNS,
+    PEP_SAMPLE_COLUMNS,
     TUNNEL_SAMPLE_COLUMNS,
 )
 from satlab.service.store import FlowSummaryRow, IterationRow, RunRow, Store
@@ -66,7 +67,8 @@ class SampleTable:
 flow_samples = SampleTable("flow-samples", Store.flow_samples, FLOW_SAMPLE_COLUMNS)
 link_samples = SampleTable("link-samples", Store.link_samples, LINK_SAMPLE_COLUMNS)
 tunnel_samples = SampleTable("tunnel-samples", Store.tunnel_samples, TUNNEL_SAMPLE_COLUMNS)
-SAMPLE_TABLES = (flow_samples, link_samples, tunnel_samples)
+pep_samples = SampleTable("pep-samples", Store.pep_samples, PEP_SAMPLE_COLUMNS)
+SAMPLE_TABLES = (flow_samples, link_samples, tunnel_samples, pep_samples)
 
 
 def _iteration_values(iteration: IterationRow | None) -> list[Any]:

@@ -32,6 +32,7 @@ from satlab.service.store.runs import FlowSummaryRow, IterationRow, RunRow, RunS
 from satlab.service.store.samples import (
     FlowSampleRow,
     LinkSampleRow,
+    PepSampleRow,
     SampleRows,
     SampleTables,
     TunnelSampleRow,
@@ -52,7 +53,7 @@ class Store(RunTables, SampleTables, CampaignTables, ClassroomTables, SessionTab
 __all__ = [
     "FINISHED", "MIGRATIONS", "RUN_STATUSES", "AuditRow", "CampaignDetailRow", "CampaignItemDetailRow",
     "CampaignItemRow", "CampaignItemWithScenario", "CampaignProgress", "CampaignRow", "CampaignStatus",
-    "FlowSampleRow", "FlowSummaryRow", "ItemAttemptRow", "ItemStatus", "IterationRow", "LinkSampleRow", "RunRow",
-    "RunStatus", "RunSummaryRow", "SampleRows", "SessionRole", "SessionRow", "Store", "StudentRow",
+    "FlowSampleRow", "FlowSummaryRow", "ItemAttemptRow", "ItemStatus", "IterationRow", "LinkSampleRow", "PepSampleRow",
+    "RunRow", "RunStatus", "RunSummaryRow", "SampleRows", "SessionRole", "SessionRow", "Store", "StudentRow",
     "TunnelSampleRow", "item_key", "sample_rows",
 ]

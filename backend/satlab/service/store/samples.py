@@ -1,12 +1,14 @@
 """Samples: an engine "sample" event (ten a second per run) as the rows the
-store keeps, per flow, per link direction and per tunnel direction. The one
-place that knows the counters satlink and swf-tunnel print, and how their
-sides (a -> b) map to directions. The live stream sends these same rows, so
-a run looks the same live and stored.
+store keeps, per flow and hop, per link direction, per tunnel direction and,
+through a split-TCP PEP, per flow. The one place that knows the counters
+satlink and swf-tunnel print, and how their sides (a -> b) map to
+directions. The live stream sends these same rows, so a run looks the same
+live and stored.
 
 Counters of satlink and swf-tunnel are cumulative since the tool started (at
-the start of each iteration); packets unless the name says bytes; `t_s`
-counts from the iteration's first sample.
+the start of each iteration), the PEP's since its connection started;
+packets unless the name says bytes; `t_s` counts from the iteration's first
+sample.
 """
 
 from __future__ import annotations
@@ -16,14 +18,22 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from satlab.engine.pep.segments import Hop
 from satlab.service.store.database import Database, decoded, insert, require_run
 
 
 @dataclass(frozen=True, slots=True)
 class FlowSampleRow:
+    """One connection of a flow: its data sender's socket. `hop` says which
+    connection (satlab.engine.pep.segments): `end-to-end` unless a PEP splits
+    the flow; then one row per hop sampled, `client` (client - terminal PEP),
+    `satellite` (with a gateway PEP alone: client - gateway PEP) and `server`
+    (gateway PEP - server); the first of a flow's hops is the connection its
+    client sees."""
     iteration: int
     t_s: float
     flow: int
+    hop: Hop
     bytes_acked: int | None
     goodput_mbps: float | None
     cwnd_bytes: int | None
@@ -80,27 +90,55 @@ class TunnelSampleRow:
 
 
 @dataclass(frozen=True, slots=True)
+class PepSampleRow:
+    """One flow split by PEPs (satlab.engine.pep.metrics): per segment, the
+    bytes its data sender got acknowledged (or, where an end host sends, the
+    PEP received) and the packets it resent, cumulative; per PEP, what it
+    holds of the data's direction (its receiving socket's unread bytes, its
+    pipes, its sending socket's unacknowledged bytes) and the pipes' part.
+    A gateway PEP alone has no client segment and no terminal PEP (null)."""
+    iteration: int
+    t_s: float
+    flow: int
+    client_bytes: int | None
+    client_retransmissions: int | None
+    satellite_bytes: int | None
+    satellite_retransmissions: int | None
+    server_bytes: int | None
+    server_retransmissions: int | None
+    terminal_buffer_bytes: int | None
+    terminal_pipe_bytes: int | None
+    gateway_buffer_bytes: int | None
+    gateway_pipe_bytes: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class SampleRows:
     """What one sample event stores, or every sample of a run, by kind."""
     flows: tuple[FlowSampleRow, ...]
     links: tuple[LinkSampleRow, ...]
     tunnel: tuple[TunnelSampleRow, ...]
+    pep: tuple[PepSampleRow, ...]
 
     def to_dict(self) -> dict[str, list[dict[str, Any]]]:
         """JSON-ready, as GET /api/runs/{id}/samples and the stream send them."""
-        return {kind: [dataclasses.asdict(row) for row in rows] for kind, rows in
-                (("flows", self.flows), ("links", self.links), ("tunnel", self.tunnel))}
+        return {kind: [dataclasses.asdict(row) for row in getattr(self, kind)] for kind in SAMPLE_TABLES}
 
 
+SampleRow = FlowSampleRow | LinkSampleRow | TunnelSampleRow | PepSampleRow
 # SampleRows' kinds -> their tables and row types; GET .../samples and the live stream use the same kinds.
-SAMPLE_TABLES: dict[str, tuple[str, type[FlowSampleRow | LinkSampleRow | TunnelSampleRow], str]] = {
-    "flows": ("flow_samples", FlowSampleRow, "iteration, t_s, flow"),
+SAMPLE_TABLES: dict[str, tuple[str, type[SampleRow], str]] = {
+    "flows": ("flow_samples", FlowSampleRow, "iteration, t_s, flow, hop"),
     "links": ("link_samples", LinkSampleRow, "iteration, t_s, link DESC, direction"),
     "tunnel": ("tunnel_samples", TunnelSampleRow, "iteration, t_s, direction"),
+    "pep": ("pep_samples", PepSampleRow, "iteration, t_s, flow"),
 }
 
 FLOW_SAMPLE_FIELDS = ("bytes_acked", "goodput_mbps", "cwnd_bytes", "rtt_ms", "retransmissions",
                       "delivery_rate_mbps")
+# The PEP's counters of a flow, by the names the engine gives them (satlab.engine.pep.metrics.flow_counters).
+PEP_SAMPLE_FIELDS = tuple(field.name for field in dataclasses.fields(PepSampleRow)
+                          if field.name not in ("iteration", "t_s", "flow"))
 # satlink's per-direction counters, by the names it prints (codec/README.md, Tools).
 LINK_COUNTERS = ("queue_bytes", "in_flight_packets", "packets_in", "bytes_in", "packets_out", "bytes_out",
                  "drops_buffer", "drops_aqm", "drops_channel", "drops_overflow")
@@ -130,14 +168,18 @@ def _all_drops(counters: dict[str, Any]) -> int | None:
 
 def sample_rows(event: dict[str, Any]) -> SampleRows:
     """One engine "sample" event as the rows the store keeps (without
-    run_id): per flow; per link and direction (satlink's a->b / b->a named
-    forward, return, up, down); per tunnel direction (the sending endpoint's
-    tx and the receiving one's rx counters). Keys the store does not know
-    are ignored."""
+    run_id): per flow and hop (a flow without one is end to end); per link
+    and direction (satlink's a->b / b->a named forward, return, up, down);
+    per tunnel direction (the sending endpoint's tx and the receiving one's
+    rx counters); per flow split by PEPs. Keys the store does not know are
+    ignored."""
     iteration, t_s = event["iteration"], event["t_s"]
-    flows = tuple(FlowSampleRow(iteration=iteration, t_s=t_s, flow=flow["flow"],
+    flows = tuple(FlowSampleRow(iteration=iteration, t_s=t_s, flow=flow["flow"], hop=flow.get("hop", "end-to-end"),
                                 **{name: flow.get(name) for name in FLOW_SAMPLE_FIELDS})
                   for flow in event.get("flows") or ())
+    pep = tuple(PepSampleRow(iteration=iteration, t_s=t_s, flow=row["flow"],
+                             **{name: row.get(name) for name in PEP_SAMPLE_FIELDS})
+                for row in event.get("pep") or ())
     links = []
     for event_key, link, directions in LINKS:
         stats = event.get(event_key)
@@ -169,7 +211,7 @@ def sample_rows(event: dict[str, Any]) -> SampleRows:
                                           **{f"rx_{name}": rx.get(name) for name in TUNNEL_RX},
                                           rx_decoding_delay_p99_ms=_percentile(delay, "p99"),
                                           rx_decoding_delay_max_ms=_percentile(delay, "max")))
-    return SampleRows(flows, tuple(links), tuple(tunnel))
+    return SampleRows(flows, tuple(links), tuple(tunnel), pep)
 
 
 class SampleTables(Database):
@@ -226,13 +268,18 @@ class SampleTables(Database):
             tunnel: tuple[TunnelSampleRow, ...] = self._samples(db, "tunnel", run_id)
         return tunnel
 
+    def pep_samples(self, run_id: str) -> tuple[PepSampleRow, ...]:
+        with self._read() as db:
+            pep: tuple[PepSampleRow, ...] = self._samples(db, "pep", run_id)
+        return pep
+
     def prune_samples(self, finished_before: float) -> int:
         """Drop the samples of runs finished before then (their summaries stay); how many runs lost some."""
+        has_samples = " OR ".join(f"EXISTS (SELECT 1 FROM {table} s WHERE s.run_id = runs.run_id)"
+                                  for table, _, _ in SAMPLE_TABLES.values())
         with self._write() as db:
             runs = [row[0] for row in db.execute(
-                "SELECT run_id FROM runs WHERE finished_at < ? AND (EXISTS (SELECT 1 FROM flow_samples f WHERE "
-                "f.run_id = runs.run_id) OR EXISTS (SELECT 1 FROM link_samples l WHERE l.run_id = runs.run_id) "
-                "OR EXISTS (SELECT 1 FROM tunnel_samples t WHERE t.run_id = runs.run_id))", (finished_before,))]
+                f"SELECT run_id FROM runs WHERE finished_at < ? AND ({has_samples})", (finished_before,))]
             for table, _, _ in SAMPLE_TABLES.values():
                 db.executemany(f"DELETE FROM {table} WHERE run_id = ?", [(run_id,) for run_id in runs])
         return len(runs)

@@ -238,6 +238,44 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX sessions_by_expiry ON sessions (expires_at);
     CREATE INDEX sessions_by_student ON sessions (student_id);
     """,
+    # Through a split-TCP PEP (issue 22): which connection a flow's sample
+    # describes (its hop: satlab.engine.pep.segments), and the PEP's own
+    # counters per flow. A flow's samples of before were its sender's
+    # socket's: through the PEPs (its summary counts connections they
+    # relayed) the server's hop for a download, the client's for an upload
+    # (with a gateway PEP alone, the satellite hop); end to end otherwise.
+    # A PEP run that stored no summary of a flow keeps end-to-end there.
+    """
+    ALTER TABLE flow_samples ADD COLUMN hop TEXT NOT NULL DEFAULT 'end-to-end'
+        CHECK (hop IN ('end-to-end', 'client', 'satellite', 'server'));
+    UPDATE flow_samples SET hop = (
+        SELECT CASE WHEN s.direction != 'upload' THEN 'server'
+                    WHEN json_extract(s.details_json, '$.pep_mode') = 'distributed' THEN 'client'
+                    ELSE 'satellite' END
+        FROM flow_summaries AS s
+        WHERE s.run_id = flow_samples.run_id AND s.iteration = flow_samples.iteration AND s.flow = flow_samples.flow)
+    WHERE EXISTS (
+        SELECT 1 FROM flow_summaries AS s
+        WHERE s.run_id = flow_samples.run_id AND s.iteration = flow_samples.iteration AND s.flow = flow_samples.flow
+          AND json_extract(s.details_json, '$.pep_connections') > 0);
+    CREATE TABLE pep_samples (
+        run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+        iteration INTEGER NOT NULL,
+        t_s REAL NOT NULL,
+        flow INTEGER NOT NULL,
+        client_bytes INTEGER,
+        client_retransmissions INTEGER,
+        satellite_bytes INTEGER,
+        satellite_retransmissions INTEGER,
+        server_bytes INTEGER,
+        server_retransmissions INTEGER,
+        terminal_buffer_bytes INTEGER,
+        terminal_pipe_bytes INTEGER,
+        gateway_buffer_bytes INTEGER,
+        gateway_pipe_bytes INTEGER
+    );
+    CREATE INDEX pep_samples_by_run ON pep_samples (run_id, iteration, t_s);
+    """,
 )
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]

@@ -602,7 +602,7 @@ export interface paths {
         /**
          * Export Run
          * @description A finished run's results, as `satlab export run ID --what ... --format ...`
-         *     writes them: `samples` (flow, link and tunnel tables), `summaries`, `qlog`
+         *     writes them: `samples` (flow, link, tunnel and PEP tables), `summaries`, `qlog`
          *     (each QUIC flow's, both ends, as qvis opens them), `pcap` (packet captures
          *     with each packet's fate), or `all` (a zip archive with a manifest).
          */
@@ -645,7 +645,8 @@ export interface paths {
         };
         /**
          * Get Samples
-         * @description Every sample so far (10 per second): per flow, per link direction, per tunnel direction.
+         * @description Every sample so far (10 per second): per flow and hop, per link direction, per tunnel direction, and
+         *     per flow split by a PEP.
          */
         get: operations["get_samples_api_runs__run_id__samples_get"];
         put?: never;
@@ -1863,7 +1864,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** FlowSampleRow */
+        /**
+         * FlowSampleRow
+         * @description One connection of a flow: its data sender's socket. `hop` says which
+         *     connection (satlab.engine.pep.segments): `end-to-end` unless a PEP splits
+         *     the flow; then one row per hop sampled, `client` (client - terminal PEP),
+         *     `satellite` (with a gateway PEP alone: client - gateway PEP) and `server`
+         *     (gateway PEP - server); the first of a flow's hops is the connection its
+         *     client sees.
+         */
         FlowSampleRow: {
             /** Bytes Acked */
             bytes_acked: number | null;
@@ -1875,6 +1884,11 @@ export interface components {
             flow: number;
             /** Goodput Mbps */
             goodput_mbps: number | null;
+            /**
+             * Hop
+             * @enum {string}
+             */
+            hop: "end-to-end" | "client" | "satellite" | "server";
             /** Iteration */
             iteration: number;
             /** Retransmissions */
@@ -2606,6 +2620,43 @@ export interface components {
             sndbuf_bytes: number | null;
         };
         /**
+         * PepSampleRow
+         * @description One flow split by PEPs (satlab.engine.pep.metrics): per segment, the
+         *     bytes its data sender got acknowledged (or, where an end host sends, the
+         *     PEP received) and the packets it resent, cumulative; per PEP, what it
+         *     holds of the data's direction (its receiving socket's unread bytes, its
+         *     pipes, its sending socket's unacknowledged bytes) and the pipes' part.
+         *     A gateway PEP alone has no client segment and no terminal PEP (null).
+         */
+        PepSampleRow: {
+            /** Client Bytes */
+            client_bytes: number | null;
+            /** Client Retransmissions */
+            client_retransmissions: number | null;
+            /** Flow */
+            flow: number;
+            /** Gateway Buffer Bytes */
+            gateway_buffer_bytes: number | null;
+            /** Gateway Pipe Bytes */
+            gateway_pipe_bytes: number | null;
+            /** Iteration */
+            iteration: number;
+            /** Satellite Bytes */
+            satellite_bytes: number | null;
+            /** Satellite Retransmissions */
+            satellite_retransmissions: number | null;
+            /** Server Bytes */
+            server_bytes: number | null;
+            /** Server Retransmissions */
+            server_retransmissions: number | null;
+            /** T S */
+            t_s: number;
+            /** Terminal Buffer Bytes */
+            terminal_buffer_bytes: number | null;
+            /** Terminal Pipe Bytes */
+            terminal_pipe_bytes: number | null;
+        };
+        /**
          * PepSatellite
          * @description The PEPs' sockets on the connection across the satellite: the terminal
          *     PEP's connections to the gateway PEP and the gateway PEP's accepted ones
@@ -3318,7 +3369,7 @@ export interface components {
         };
         /**
          * SampleEvent
-         * @description Ten a second while the flows run.
+         * @description Ten a second while the flows run (and, through PEPs, while they see their connections end).
          */
         SampleEvent: {
             /**
@@ -3334,6 +3385,8 @@ export interface components {
             iteration: number;
             /** Links */
             links: components["schemas"]["LinkSampleRow"][];
+            /** Pep */
+            pep: components["schemas"]["PepSampleRow"][];
             /** Run Id */
             run_id: string;
             /**
@@ -3358,6 +3411,8 @@ export interface components {
             flows: components["schemas"]["FlowSampleRow"][];
             /** Links */
             links: components["schemas"]["LinkSampleRow"][];
+            /** Pep */
+            pep: components["schemas"]["PepSampleRow"][];
             /** Tunnel */
             tunnel: components["schemas"]["TunnelSampleRow"][];
         };

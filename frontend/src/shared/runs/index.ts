@@ -25,6 +25,7 @@ export { campaignCsvUrl, type CsvKind, csvKinds, csvUrl } from './api/csv-urls';
 export type * from './api/types';
 export { finishedStatuses } from './api/types';
 export { CampaignProgressBar, type CampaignProgressBarProps } from './components/campaign-progress';
+export { PepCharts, type PepChartsProps } from './components/pep-charts';
 export { RunCharts, type RunChartsProps } from './components/run-charts';
 export { RunPanel, type RunPanelProps } from './components/run-panel';
 export { RunSummary, type RunSummaryProps } from './components/run-summary';
@@ -36,6 +37,8 @@ export { useRunView } from './hooks/use-run-view';
 export { type CampaignLive, campaignLiveReducer, initialCampaignLive, progressText } from './logic/campaign-view';
 export { flowRoles, formatConvergence, formatPercent, formatStartup } from './logic/flow-metrics';
 export { glossary, type GlossaryTerm } from './logic/glossary';
+export { clientView, type Hop, hopNames } from './logic/hops';
+export { pepCharts } from './logic/pep-series';
 export { describeForwardChannel, describeScenario, formatDuration, formatNumber, formatSize } from './logic/run-format';
 export { isFinished, type Phase, phaseLabel, type StreamState } from './logic/run-view';
 export {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { FlowSampleRow, Run } from '../../../shared/runs';
 import { overlayChart } from './overlay';
 
-const flowRow = (t_s: number, flow: number, goodput: number): FlowSampleRow => ({
+const flowRow = (t_s: number, flow: number, goodput: number, hop: FlowSampleRow['hop'] = 'end-to-end'): FlowSampleRow => ({
   iteration: 0,
   t_s,
   flow,
+  hop,
   bytes_acked: null,
   goodput_mbps: goodput,
   cwnd_bytes: 20000,
@@ -20,7 +21,7 @@ const stored = (runId: string, cc: string, count: number, rows: FlowSampleRow[])
     name: 'geo-ideal',
     scenario: { flows: [{ transport: 'tcp', cc, count }] },
   } as unknown as Run,
-  samples: { flows: rows, links: [], tunnel: [] },
+  samples: { flows: rows, links: [], tunnel: [], pep: [] },
 });
 
 describe('overlayChart', () => {
@@ -40,6 +41,12 @@ describe('overlayChart', () => {
       { t_s: 0.1, value: 1 },
       { t_s: 0.2, value: 5 },
     ]);
+  });
+
+  it('draws a flow split by a PEP by the connection its client sees', () => {
+    const split = stored('c3', 'cubic', 1, [flowRow(0.1, 0, 9, 'server'), flowRow(0.1, 0, 4, 'client'), flowRow(0.1, 0, 6, 'satellite')]);
+    const chart = overlayChart([cubic, split], 'goodput');
+    expect(chart.series.map((series) => series.points.map((point) => point.value))).toEqual([[1, 5], [4]]);
   });
 
   it('draws the metric asked for', () => {

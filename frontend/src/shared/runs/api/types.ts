@@ -51,6 +51,8 @@ export type LinkSampleRow = Schemas['LinkSampleRow'];
 /** Cumulative counters of one direction of the link (netem fills only some; its drops only in `drops`). */
 export type LinkCounters = Omit<LinkSampleRow, 'iteration' | 't_s' | 'link' | 'direction'>;
 export type TunnelSampleRow = Schemas['TunnelSampleRow'];
+/** A flow split by PEPs: bytes and retransmissions per segment, what each PEP holds. */
+export type PepSampleRow = Schemas['PepSampleRow'];
 export type RunSamples = Schemas['SampleRows'];
 /** A sample event, ten a second while the flows run: the store's rows, so a run looks the same live and stored. */
 export type SampleEvent = Schemas['SampleEvent'];

@@ -9,6 +9,7 @@ import { glossary } from '../logic/glossary';
 import { queueLabel } from '../logic/queue-place';
 import { isFinished, phaseLabel } from '../logic/run-view';
 import { flowLabels, iterationsOf, lastTime, runCharts } from '../logic/series';
+import { PepCharts } from './pep-charts';
 import { RunCharts } from './run-charts';
 import { RunExports } from './run-exports';
 import { RunSummary } from './run-summary';
@@ -108,6 +109,15 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
             xDomain={[0, Math.max(elapsed ?? 0, 1)]}
             source={`satlab run ${runId}${run ? ` (${run.name})` : ''}, iteration ${iteration}`}
           />
+          {run?.scenario.pep && (
+            <PepCharts
+              samples={samples}
+              iteration={iteration}
+              labels={labels}
+              xDomain={[0, Math.max(elapsed ?? 0, 1)]}
+              source={`satlab run ${runId} (${run.name}), iteration ${iteration}`}
+            />
+          )}
           {result && <RunSummary runId={runId} result={result} withTunnel={withTunnel} />}
         </>
       )}

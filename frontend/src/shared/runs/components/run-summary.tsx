@@ -5,6 +5,7 @@ import type { RunResult } from '../api/types';
 import { flowRoles, formatConvergence, formatPercent, formatStartup } from '../logic/flow-metrics';
 import { formatNumber } from '../logic/run-format';
 import { glossary } from '../logic/glossary';
+import { hopNames, pepSegments } from '../logic/hops';
 
 export interface RunSummaryProps {
   runId: string;
@@ -116,8 +117,8 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
                   {manyIterations && <th scope="col">Iteration</th>}
                   <th scope="col">Flow</th>
                   <HeaderCell label="Connections split" help={glossary.pepSegments} />
-                  {(['client', 'satellite', 'server'] as const).map((segment) => (
-                    <HeaderCell key={segment} label={`${segment} segment: bytes / retransmissions`} help={glossary.pepSegments} />
+                  {pepSegments.map((segment) => (
+                    <HeaderCell key={segment} label={`${hopNames[segment]} segment: bytes / retransmissions`} help={glossary.pepSegments} />
                   ))}
                   <HeaderCell label="Terminal PEP pipe peak, bytes" help={glossary.pepPipe} />
                   <HeaderCell label="Gateway PEP pipe peak, bytes" help={glossary.pepPipe} />

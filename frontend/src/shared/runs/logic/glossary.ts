@@ -30,6 +30,10 @@ export const glossary = {
     'A split-TCP PEP cuts the connection in segments (client–terminal PEP, across the satellite between the PEPs, gateway PEP–server), each with its own handshake, window and loss recovery. Per segment: the bytes its sender got acknowledged and the packets it sent again.',
   pepPipe:
     'The most bytes a PEP held between its two connections for the flow, in the direction of the data: they pile up in front of the slower segment.',
+  pepSegmentBytes:
+    'Through a split-TCP PEP, the bytes each segment’s sender got acknowledged since its connection started: client–terminal (the terminal PEP sends to the client), satellite (between the PEPs; with a gateway PEP alone, the client’s own connection to it) and gateway–server. The server’s segment runs ahead while the PEPs’ buffers fill. The flow charts draw each segment’s connection as a line of its own.',
+  pepBuffer:
+    'The bytes a PEP holds of a flow’s data: taken from the segment before it (and acknowledged there), not yet acknowledged on the segment after it — in its sockets’ queues and the pipe between them. They pile up in front of the slower segment: at the gateway, in front of the satellite.',
   jain: 'Jain’s fairness index over the flows’ goodputs, (Σx)² / (n·Σx²): 1 when every flow gets the same, 1/n when one flow takes everything.',
   queue: 'Bytes waiting in the satellite link’s drop-tail buffer, per direction. A full buffer drops packets: congestion.',
   drops: 'Packets the forward link dropped, from the start: “buffer full” is congestion (the queue overflowed), “channel” the link’s own losses (the channel model).',

@@ -67,6 +67,7 @@ function sample(t_s: number, goodput: number | null, lost: number, iteration = 0
       iteration,
       t_s,
       flow,
+      hop: 'end-to-end' as const,
       goodput_mbps: goodput,
       bytes_acked: 1000,
       cwnd_bytes: 15455,
@@ -76,6 +77,7 @@ function sample(t_s: number, goodput: number | null, lost: number, iteration = 0
     })),
     links: [linkRow(t_s, 'forward', 12000, 1, lost, iteration), linkRow(t_s, 'return', 0, 0, 0, iteration)],
     tunnel: [tunnelRow('forward', lost), tunnelRow('return', 0)],
+    pep: [],
   };
 }
 
@@ -173,6 +175,20 @@ describe('runCharts', () => {
     const drops = runCharts(replay([...events, netem]).samples, 0, [], false).find((candidate) => candidate.id === 'drops');
     expect(drops?.series.map((series) => series.key)).toEqual(['buffer', 'channel', 'all']);
     expect(drops?.series[2].points.at(-1)?.value).toBe(5);
+  });
+
+  it('draws each hop of a flow a PEP splits as a line of its own, named by its ends, from the client’s side', () => {
+    const split = sample(0.3, 4, 0);
+    split.flows = (['server', 'client', 'satellite'] as const).map((hop, index) => ({ ...split.flows[0], hop, goodput_mbps: index }));
+    const goodput = runCharts(replay([...events, split]).samples, 0, flowLabels(run.scenario), false)[0];
+    expect(goodput.series.map((series) => [series.key, series.label])).toEqual([
+      ['flow-0', 'flow 0 (tcp cubic)'],
+      ['flow-0-client', 'flow 0 (tcp cubic), client–terminal'],
+      ['flow-0-satellite', 'flow 0 (tcp cubic), satellite'],
+      ['flow-0-server', 'flow 0 (tcp cubic), gateway–server'],
+      ['flow-1', 'flow 1 (tcp cubic)'],
+    ]);
+    expect(goodput.series[3].points).toEqual([{ t_s: 0.3, value: 0 }]);
   });
 
   it('keeps iterations apart', () => {

@@ -5,7 +5,7 @@ import type { RunSamples } from '../api/types';
  * are the store's rows, so a run opened half-way merges them.
  */
 
-export const noSamples: RunSamples = { flows: [], links: [], tunnel: [] };
+export const noSamples: RunSamples = { flows: [], links: [], tunnel: [], pep: [] };
 
 interface Timed {
   iteration: number;
@@ -30,8 +30,9 @@ function mergeRows<Row extends Timed>(held: Row[], incoming: Row[], identity: (r
 /** mergeSamples adds samples (live or stored) to those held, each row once, in time order. */
 export function mergeSamples(held: RunSamples, incoming: RunSamples): RunSamples {
   return {
-    flows: mergeRows(held.flows, incoming.flows, (row) => `${row.iteration}/${row.t_s}/${row.flow}`),
+    flows: mergeRows(held.flows, incoming.flows, (row) => `${row.iteration}/${row.t_s}/${row.flow}/${row.hop}`),
     links: mergeRows(held.links, incoming.links, (row) => `${row.iteration}/${row.t_s}/${row.link}/${row.direction}`),
     tunnel: mergeRows(held.tunnel, incoming.tunnel, (row) => `${row.iteration}/${row.t_s}/${row.direction}`),
+    pep: mergeRows(held.pep, incoming.pep, (row) => `${row.iteration}/${row.t_s}/${row.flow}`),
   };
 }

@@ -1,5 +1,6 @@
 import type { FlowSampleRow, LinkSampleRow, RunSamples, Scenario, TunnelSampleRow } from '../api/types';
 import { glossary } from './glossary';
+import { byPathOrder, type Hop, hopNames } from './hops';
 
 /**
  * The console's charts as data: which rows of a run's samples each line takes, and what value it
@@ -94,18 +95,36 @@ export const flowMetrics: (Omit<ChartSpec, 'series'> & { value: (row: FlowSample
 const satellite = (direction: LinkSampleRow['direction']) => (row: LinkSampleRow) => row.link === 'satellite' && row.direction === direction;
 
 /**
- * runCharts lays out the charts of one iteration: per flow goodput, cwnd and RTT; the satellite
- * link's queues and its forward drops (buffer: congestion; channel: link errors); and, with a
- * tunnel, the FEC counters of the forward direction.
+ * flowHops lists the (flow, hop) pairs of an iteration's flow samples, flows in order and each one's
+ * hops from the client's side: a line each, as a flow split by a PEP has a connection per hop.
+ */
+function flowHops(rows: FlowSampleRow[], iteration: number): { flow: number; hop: Hop }[] {
+  const pairs = new Map<string, { flow: number; hop: Hop }>();
+  for (const row of rows) if (row.iteration === iteration) pairs.set(`${row.flow}/${row.hop}`, { flow: row.flow, hop: row.hop });
+  return [...pairs.values()].sort((a, b) => a.flow - b.flow || byPathOrder(a.hop, b.hop));
+}
+
+/**
+ * runCharts lays out the charts of one iteration: per flow (per hop of a flow a PEP splits) goodput,
+ * cwnd and RTT; the satellite link's queues and its forward drops (buffer: congestion; channel: link
+ * errors); and, with a tunnel, the FEC counters of the forward direction.
  */
 export function runCharts(samples: RunSamples, iteration: number, labels: string[], withTunnel: boolean): ChartSpec[] {
-  const flows = [...new Set(samples.flows.filter((row) => row.iteration === iteration).map((row) => row.flow))].sort((a, b) => a - b);
+  const lines = flowHops(samples.flows, iteration).map(({ flow, hop }) => {
+    // A reference run shipped before hops were recorded has none: its flows are one line each.
+    const split = hop in hopNames && hop !== 'end-to-end';
+    return {
+      key: split ? `flow-${flow}-${hop}` : `flow-${flow}`,
+      label: `${labels[flow] ?? `flow ${flow}`}${split ? `, ${hopNames[hop]}` : ''}`,
+      includes: (row: FlowSampleRow) => row.flow === flow && row.hop === hop,
+    };
+  });
   const charts: ChartSpec[] = flowMetrics.map(({ value, ...metric }) => ({
     ...metric,
     series: seriesOf(
       samples.flows,
       iteration,
-      flows.map((flow) => ({ key: `flow-${flow}`, label: labels[flow] ?? `flow ${flow}`, includes: (row) => row.flow === flow, value })),
+      lines.map((line) => ({ ...line, value })),
     ),
   }));
   charts.push(
