@@ -33,8 +33,9 @@ from satlab.service import export
 from satlab.service.admission import Refused
 from satlab.service.campaign import load_campaign
 from satlab.service.export import destination, selection
+from satlab.service.labs import preset_file
 from satlab.service.runs import RunManager
-from satlab.service.store import Store
+from satlab.service.store import RunOrigin, Store
 from satlab.settings import Limits, Settings
 
 EXIT_BAD_INPUT = 2
@@ -102,7 +103,8 @@ def _run(args: argparse.Namespace) -> int:
     scenario = load(args.file, args.set or [])
     with _manager(args) as manager:
         unsubscribe = manager.broker.subscribe(_progress)
-        run_id = manager.submit(scenario)
+        origin = RunOrigin("command-line", lab=preset_file(Settings.from_env().labs_dir, args.file))
+        run_id = manager.submit(scenario, origin=origin)
         _on_signals(lambda: manager.cancel(run_id))
         _wait(lambda: manager.wait(run_id, 0) is not None)
         unsubscribe()

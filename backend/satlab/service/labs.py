@@ -1,4 +1,5 @@
-"""The presets in labs/: scenario files a user picks by name."""
+"""The presets in labs/: scenario files a user picks by name; and the lab
+sheets of labs/sheets/, which name the runs they queue."""
 
 from __future__ import annotations
 
@@ -10,6 +11,44 @@ from typing import Any
 from satlab.scenario import Channel, DelayVariation, RateTrace, Scenario, ScenarioError, load, shorten
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# A sheet's file is NN-<id>.md (its order, then its id), as the frontend's build reads them (scripts/sheets-asset.ts).
+_SHEET_ORDER = re.compile(r"^\d+-")
+
+
+def preset_of(scenario: Any) -> str | None:
+    """The preset (a lab's name: labs/<name>.yaml) a campaign's `scenario`
+    names, or None (an inline scenario, or a file that is no preset)."""
+    if not isinstance(scenario, str) or "/" in scenario:
+        return None
+    name = scenario.removesuffix(".yaml")
+    return name if "." not in name else None
+
+
+def preset_file(labs_dir: Path, file: str | Path) -> str | None:
+    """The preset that file is (labs_dir/<name>.yaml, however the path to it is
+    written), or None for any other file."""
+    path = Path(file)
+    if path.suffix != ".yaml" or not _NAME.match(path.stem):
+        return None
+    try:
+        is_preset = path.resolve() == (labs_dir / path.name).resolve()
+    except (OSError, RuntimeError):  # a loop of links is no preset
+        return None
+    return path.stem if is_preset else None
+
+
+def sheet_ids(labs_dir: Path) -> list[str]:
+    """The lab sheets of labs_dir/sheets, by id, in their order."""
+    return [_SHEET_ORDER.sub("", path.stem) for path in sorted((labs_dir / "sheets").glob("*.md"))
+            if path.name != "README.md"]
+
+
+def check_sheet(labs_dir: Path, sheet: str) -> None:
+    """ScenarioError naming the field `sheet` if labs_dir has no lab sheet of that id."""
+    known = sheet_ids(labs_dir)
+    if sheet not in known:
+        raise ScenarioError([f"sheet: there is no lab sheet {shorten(sheet)}; the sheets are: "
+                             f"{', '.join(known) or 'none'}"])
 
 
 def lab_file(labs_dir: Path, name: str) -> Path:

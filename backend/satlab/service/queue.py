@@ -29,7 +29,7 @@ from satlab.scenario import Scenario
 from satlab.service.artifacts import RunArtifacts
 from satlab.service.broker import Broker, Event
 from satlab.service.provenance import provenance
-from satlab.service.store import FINISHED, Store
+from satlab.service.store import FINISHED, RunOrigin, Store
 from satlab.settings import Limits
 
 log = logging.getLogger("satlab")
@@ -95,9 +95,10 @@ class RunQueue:
         self.closed = False
 
     def submit(self, scenario: Scenario, campaign_id: str | None = None, item_index: int | None = None,
-               on_finished: OnFinished | None = None) -> str:
+               on_finished: OnFinished | None = None, origin: RunOrigin | None = None) -> str:
         """Admit a run and queue it: ScenarioError (nothing created) if this
-        host cannot run it, RuntimeError once shutting down; else its id."""
+        host cannot run it, RuntimeError once shutting down; else its id.
+        origin: where a lone run comes from (store.create_run)."""
         preflight.check(scenario)
         with self.lock:
             if self.closed:
@@ -106,7 +107,7 @@ class RunQueue:
             while self.store.get_run(run_id) is not None:
                 run_id = new_run_id()
             self.store.create_run(run_id, scenario.model_dump(mode="json", by_alias=True), provenance(),
-                                  campaign_id, item_index)
+                                  campaign_id, item_index, origin=origin)
             self._waiting.append(QueuedRun(run_id, scenario, campaign_id, on_finished))
             self.broker.publish_run_event({"type": "state", "state": "queued", "run_id": run_id}, campaign_id)
             self._start_what_fits()

@@ -346,9 +346,11 @@ class RemoteRuns:
             retry_id = new_run_id()
             while self.store.get_run(retry_id) is not None:
                 retry_id = new_run_id()
+            # A campaign's run comes from its campaign and is its owner's: a lone run's own, copied.
+            lone = row.campaign_id is None
             self.store.create_run(retry_id, row.scenario, row.provenance, row.campaign_id, row.item_index,
-                                  attempt=row.attempt + 1)
-            if row.owner is not None:
+                                  attempt=row.attempt + 1, origin=row.origin if lone else None)
+            if lone and row.owner is not None:
                 self.store.set_run_owner(retry_id, row.owner)
             retry = QueuedRun(retry_id, run.scenario, run.campaign_id, run.on_finished)
             run.on_finished = None  # the item goes on with its retry

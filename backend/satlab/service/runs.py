@@ -20,24 +20,16 @@ from satlab.service.admission import OPERATOR, Admission, Caller, CampaignReques
 from satlab.service.broker import Broker
 from satlab.service.campaign import CampaignItem, CampaignSpec
 from satlab.service.campaign_driver import CampaignDriver
+from satlab.service.labs import preset_of
 from satlab.service.queue import RunQueue, host_calibration
 from satlab.service.remote import RemoteRuns
-from satlab.service.store import Store
+from satlab.service.store import RunOrigin, Store
 from satlab.settings import Limits
 
 INTERRUPTED = ("the backend stopped before the run finished (it was restarted or killed); "
                "what the run had created was removed")
 INTERRUPTED_LEFT = ("the backend stopped before the run finished (it was restarted or killed); "
                     "satlab could not remove all that dead runs left ({}): `satlab cleanup` as root retries")
-
-
-def preset_of(scenario: Any) -> str | None:
-    """The preset (a lab's name: labs/<name>.yaml) a campaign's `scenario`
-    names, or None (an inline scenario, or a file that is no preset)."""
-    if not isinstance(scenario, str) or "/" in scenario:
-        return None
-    name = scenario.removesuffix(".yaml")
-    return name if "." not in name else None
 
 
 class RunManager:
@@ -60,13 +52,14 @@ class RunManager:
 
     # -- runs: see queue.RunQueue ------------------------------------------------
 
-    def submit(self, scenario: Scenario, caller: Caller = OPERATOR, lab: str | None = None) -> str:
-        """Queue a run for caller (from preset lab, None for a scenario of
-        their own): admission.Refused, or ScenarioError if this host cannot
-        run it; nothing is created then."""
+    def submit(self, scenario: Scenario, caller: Caller = OPERATOR, origin: RunOrigin | None = None) -> str:
+        """Queue a run for caller, from origin (its page or tool, and its
+        preset: origin.lab, None for a scenario of their own; None: not
+        known): admission.Refused, or ScenarioError if this host cannot run
+        it; nothing is created then."""
         with self.queue.lock:  # the check and the queueing at once: a burst passes no quota
-            self.admission.run(caller, scenario, lab)
-            run_id = self.queue.submit(scenario)
+            self.admission.run(caller, scenario, None if origin is None else origin.lab)
+            run_id = self.queue.submit(scenario, origin=origin)
             if caller.owner is not None:
                 self.store.set_run_owner(run_id, caller.owner)
         return run_id

@@ -1,5 +1,6 @@
-"""Runs: the request that queues one, a run as a list shows it and whole,
-its result as the engine gives it, and its place in the queue.
+"""Runs: the request that queues one, a run as a list shows it and whole
+(with who queued it, whether the class sees it and where it came from), its
+result as the engine gives it, and its place in the queue.
 
 Two shapes of per-flow summaries exist, and both stay as the browser knows
 them: a listed run's `flows` (the store's rows, FlowSummaryRow: the figures
@@ -18,24 +19,58 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from satlab.api.models.common import Percentiles, Public, ScenarioObject
 from satlab.api.models.fidelity import IterationFidelity, RunFidelity
 from satlab.scenario import field_error
-from satlab.service.store import FlowSummaryRow
+from satlab.service.store import FlowSummaryRow, OriginKind
+from satlab.service.store import RunOrigin as RecordedOrigin
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]
 
 
 class RunCreate(BaseModel):
-    """A run of a preset (`lab`, with optional `set` overrides) or of a whole `scenario`."""
+    """A run of a preset (`lab`, with optional `set` overrides) or of a whole
+    `scenario`, and the page that queues it (`page`, `sheet`), which the run
+    records as its origin."""
     model_config = ConfigDict(extra="forbid", strict=True)  # `set`, not `overrides`; no text for a list
     lab: str | None = Field(default=None, description="A lab's name, as GET /api/labs lists them.")
     scenario: dict[str, Any] | None = Field(default=None, description="A scenario, as in labs/*.yaml.")
     overrides: list[str] = Field(default=[], alias="set",
                                  description="dotted.path=value overrides, e.g. flows.0.cc=bbr.")
+    page: Literal["experiments", "sheet"] | None = Field(
+        default=None, description="The page that queues it: experiments (the console's run form) or sheet (a lab "
+                                  "sheet's run widget, named by `sheet`). Left out: the run's origin is api.")
+    sheet: str | None = Field(default=None, max_length=64,
+                              description="With page sheet: the lab sheet's id (labs/sheets/NN-<id>.md).")
 
     @model_validator(mode="after")
     def _one_source(self) -> RunCreate:
         if (self.lab is None) == (self.scenario is None):
             raise field_error("lab", "give exactly one of lab or scenario", self.lab)
+        if (self.sheet is None) == (self.page == "sheet"):
+            raise field_error("sheet", "give a lab sheet's id with page sheet, and only then", self.sheet)
         return self
+
+    @property
+    def origin(self) -> RecordedOrigin:
+        """Where the run comes from, as the store records it."""
+        return RecordedOrigin(self.page or "api", self.sheet, self.lab)
+
+
+class RunOwner(Public):
+    """Who queued a run: its own owner, else its campaign's."""
+    id: str = Field(description='"instructor", "local" (whoever reaches a server without sign-in) or a student\'s '
+                                "id (GET /api/class/students).")
+    name: str = Field(description="As a person reads it: the student's name in the class (\"a removed student\" "
+                                  "and their id, once removed), \"instructor\" or \"this machine's user\".")
+
+
+class RunOrigin(Public):
+    """Where a run came from: a lone run's page or tool, recorded when it was
+    queued, or its campaign (a study's campaign: its study)."""
+    kind: OriginKind = Field(description="experiments: the console's run form; sheet: a lab sheet's run widget; "
+                                         "api: a request that named no page (POST /api/runs without `page`); "
+                                         "command-line: `satlab run`; campaign or study: a run of one.")
+    name: str | None = Field(description="The lab sheet's id, the campaign's name or the study's id; null for "
+                                         "the other kinds.")
+    lab: str | None = Field(description="The preset it ran (GET /api/labs); null: a scenario of its own.")
 
 
 class FlowResult(Public):
@@ -234,6 +269,11 @@ class RunBase(Public):
     created_at: float = Field(description="Unix time, seconds.")
     started_at: float | None = Field(description="Unix time, seconds.")
     finished_at: float | None = Field(description="Unix time, seconds.")
+    owner: RunOwner | None = Field(description="Who queued it. null: nobody signed in (the command line); to a "
+                                               "student, also another's run that the instructor shared.")
+    shared: bool = Field(description="The instructor shows it to the class (POST /api/runs/{id}/share).")
+    origin: RunOrigin | None = Field(description="Where it came from; null: not recorded (a run queued before "
+                                                 "satlab recorded it).")
 
 
 class RunSummary(RunBase):

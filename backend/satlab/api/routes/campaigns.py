@@ -23,8 +23,7 @@ from satlab.service.campaign_driver import CampaignClaimed
 from satlab.service.export import selection
 from satlab.service.export.selection import Format as ExportFormat
 from satlab.service.export.selection import What as ExportWhat
-from satlab.service.labs import confine_traces
-from satlab.service.runs import preset_of
+from satlab.service.labs import confine_traces, preset_of
 from satlab.service.store import CampaignDetailRow
 
 router = APIRouter(prefix="/campaigns", tags=["campaigns"])

@@ -11,12 +11,12 @@ from typing import Annotated
 from fastapi import APIRouter, HTTPException, Query, Response, WebSocket, status
 from fastapi.responses import StreamingResponse
 
-from satlab.api.auth import Principal
+from satlab.api.auth import INSTRUCTOR, LOCAL, Principal
 from satlab.api.deps import InstructorDep, ManagerDep, Offset, PageSize, SettingsDep, StoreDep, StreamSlot, UserDep
 from satlab.api.downloads import EXPORT_RESPONSES, download
 from satlab.api.models.common import Message, Refused
 from satlab.api.models.events import RunSnapshotEvent
-from satlab.api.models.runs import QueuePlace, RunCreate, RunPublic, RunsPublic, RunSummary
+from satlab.api.models.runs import QueuePlace, RunBase, RunCreate, RunOwner, RunPublic, RunsPublic, RunSummary
 from satlab.api.responses import CSV_RESPONSES, csv_attachment, found
 from satlab.api.stream import Event, forward_events
 from satlab.scenario import apply_override, validate
@@ -24,8 +24,8 @@ from satlab.service import export
 from satlab.service.export import selection
 from satlab.service.export.selection import Format as ExportFormat
 from satlab.service.export.selection import What as ExportWhat
-from satlab.service.labs import confine_traces, load_lab
-from satlab.service.store import FINISHED, RunRow, SampleRows
+from satlab.service.labs import check_sheet, confine_traces, load_lab
+from satlab.service.store import FINISHED, RunRow, RunSummaryRow, SampleRows
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -53,6 +53,21 @@ def _run_or_404(store: StoreDep, run_id: str, principal: Principal) -> RunRow:
     return found(store.get_run(run_id) if visible else None, "Run")
 
 
+# The owners that are no student, by the id runs record (satlab.api.auth).
+_PRINCIPAL_NAMES = {INSTRUCTOR.id: INSTRUCTOR.name, LOCAL.id: LOCAL.name}
+
+
+def _seen_by[Model: RunBase](model: type[Model], run: RunSummaryRow, principal: Principal) -> Model:
+    """The run as principal may see it: its owner named, to a student only
+    on their own runs (one the instructor shared is not theirs to name)."""
+    owner = None
+    if run.owner is not None and (principal.is_instructor or run.owner == principal.id):
+        owner = RunOwner(id=run.owner, name=_PRINCIPAL_NAMES.get(run.owner) or run.owner_name
+                         or f"a removed student ({run.owner})")
+    fields = {name: getattr(run, name) for name in model.model_fields if hasattr(run, name)}
+    return model.model_validate({**fields, "owner": owner})
+
+
 @router.post("", status_code=status.HTTP_201_CREATED, response_model_exclude_unset=True,
              responses={422: {"description": "The scenario is invalid or cannot run on this host; "
                                              "each problem names its field."}})
@@ -69,8 +84,10 @@ def create_run(body: RunCreate, manager: ManagerDep, settings: SettingsDep, prin
             apply_override(data, assignment)
         scenario = validate(data)
     confine_traces(scenario, settings.labs_dir)
-    run_id = manager.submit(scenario, principal.caller, body.lab)
-    return RunPublic.model_validate(found(manager.store.get_run(run_id), "Run"))
+    if body.sheet is not None:
+        check_sheet(settings.labs_dir, body.sheet)
+    run_id = manager.submit(scenario, principal.caller, body.origin)
+    return _seen_by(RunPublic, found(manager.store.get_run(run_id), "Run"), principal)
 
 
 @router.get("", response_model_exclude_unset=True)
@@ -80,12 +97,12 @@ def list_runs(store: StoreDep, principal: UserDep,
     """Newest first (a student's: their own and those shared with the class)."""
     runs, count = store.list_runs(status=run_status, campaign_id=campaign_id, limit=limit, offset=offset,
                                   visible_to=None if principal.is_instructor else principal.id)
-    return RunsPublic(data=[RunSummary.model_validate(run) for run in runs], count=count)
+    return RunsPublic(data=[_seen_by(RunSummary, run, principal) for run in runs], count=count)
 
 
 @router.get("/{run_id}", response_model_exclude_unset=True, responses={404: {"model": Refused}})
 def get_run(run_id: str, store: StoreDep, principal: UserDep) -> RunPublic:
-    return RunPublic.model_validate(_run_or_404(store, run_id, principal))
+    return _seen_by(RunPublic, _run_or_404(store, run_id, principal), principal)
 
 
 @router.get("/{run_id}/queue", responses={404: {"model": Refused}})
@@ -168,7 +185,7 @@ async def stream_run(websocket: WebSocket, run_id: str, manager: ManagerDep, pri
         return
 
     def snapshot() -> Event:
-        run = RunPublic.model_validate(manager.store.get_run(run_id))
+        run = _seen_by(RunPublic, found(manager.store.get_run(run_id), "Run"), principal)
         return RunSnapshotEvent(type="run", run=run).model_dump(mode="json", exclude_unset=True)
 
     await forward_events(websocket, manager, run_id, snapshot,

@@ -28,7 +28,17 @@ from satlab.service.store.campaigns import (
     item_key,
 )
 from satlab.service.store.classroom import AuditRow, ClassroomTables, StudentRow
-from satlab.service.store.runs import FlowSummaryRow, IterationRow, RunRow, RunSummaryRow, RunTables
+from satlab.service.store.runs import (
+    LONE_ORIGINS,
+    FlowSummaryRow,
+    IterationRow,
+    LoneOrigin,
+    OriginKind,
+    RunOrigin,
+    RunRow,
+    RunSummaryRow,
+    RunTables,
+)
 from satlab.service.store.samples import (
     FlowSampleRow,
     LinkSampleRow,
@@ -51,9 +61,9 @@ class Store(RunTables, SampleTables, CampaignTables, ClassroomTables, SessionTab
 
 
 __all__ = [
-    "FINISHED", "MIGRATIONS", "RUN_STATUSES", "AuditRow", "CampaignDetailRow", "CampaignItemDetailRow",
-    "CampaignItemRow", "CampaignItemWithScenario", "CampaignProgress", "CampaignRow", "CampaignStatus",
-    "FlowSampleRow", "FlowSummaryRow", "ItemAttemptRow", "ItemStatus", "IterationRow", "LinkSampleRow", "PepSampleRow",
-    "RunRow", "RunStatus", "RunSummaryRow", "SampleRows", "SessionRole", "SessionRow", "Store", "StudentRow",
-    "TunnelSampleRow", "item_key", "sample_rows",
+    "FINISHED", "LONE_ORIGINS", "MIGRATIONS", "RUN_STATUSES", "AuditRow", "CampaignDetailRow",
+    "CampaignItemDetailRow", "CampaignItemRow", "CampaignItemWithScenario", "CampaignProgress", "CampaignRow",
+    "CampaignStatus", "FlowSampleRow", "FlowSummaryRow", "ItemAttemptRow", "ItemStatus", "IterationRow",
+    "LinkSampleRow", "LoneOrigin", "OriginKind", "PepSampleRow", "RunOrigin", "RunRow", "RunStatus", "RunSummaryRow",
+    "SampleRows", "SessionRole", "SessionRow", "Store", "StudentRow", "TunnelSampleRow", "item_key", "sample_rows",
 ]

@@ -1,7 +1,8 @@
 """Runs: each with its scenario and provenance, its state (queued, running,
 then done, failed or cancelled), the engine's result, its iterations and
-their per-flow summaries; who owns it, whether the class sees it; and what
-the run queue asks of them (places in line, durations, what a restart left).
+their per-flow summaries; who owns it, whether the class sees it, where it
+came from; and what the run queue asks of them (places in line, durations,
+what a restart left).
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from satlab.service.artifacts import RunArtifacts
+from satlab.service.labs import preset_of
 from satlab.service.store.database import Database, decoded, encode_json, insert, require_run
 from satlab.service.store.schema import FINISHED, RUN_STATUSES, RunStatus
 
@@ -53,9 +55,35 @@ class IterationRow:
     fidelity: dict[str, Any] | None  # satlab.engine.fidelity: what the host did meanwhile
 
 
+# Where a lone run is queued from: the console's run form, a lab sheet's run widget, an API request
+# that names no page, `satlab run`. A campaign's run comes from its campaign, or its study's.
+LoneOrigin = Literal["experiments", "sheet", "api", "command-line"]
+OriginKind = Literal[LoneOrigin, "campaign", "study"]
+LONE_ORIGINS: tuple[LoneOrigin, ...] = get_args(LoneOrigin)
+# The kinds whose origin has a name: the lab sheet's id, the campaign's name, the study's id.
+NAMED_ORIGINS: tuple[OriginKind, ...] = ("sheet", "campaign", "study")
+
+
+@dataclass(frozen=True, slots=True)
+class RunOrigin:
+    """Where a run came from: a lone run's page or tool, recorded when it was
+    queued, or its campaign (or study), read from the campaign it belongs to."""
+    kind: OriginKind
+    name: str | None = None  # the lab sheet's id, the campaign's name or the study's id; None for the others
+    lab: str | None = None  # the preset it ran (labs/<lab>.yaml); None: a scenario of its own
+
+    def __post_init__(self) -> None:
+        if self.kind not in (*LONE_ORIGINS, "campaign", "study"):
+            raise ValueError(f"a run's origin is one of {', '.join((*LONE_ORIGINS, 'campaign', 'study'))}, "
+                             f"got {self.kind!r}")
+        if (self.name is not None) != (self.kind in NAMED_ORIGINS):
+            raise ValueError(f"a run's origin has a name exactly when it is one of {', '.join(NAMED_ORIGINS)}: "
+                             f"{self.kind!r} with name {self.name!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class RunSummaryRow:
-    """A run as a list shows it: its state and per-flow summaries."""
+    """A run as a list shows it: its state, owner, origin and per-flow summaries."""
     run_id: str
     name: str
     status: RunStatus
@@ -65,17 +93,19 @@ class RunSummaryRow:
     created_at: float  # unix seconds, as every time of the store
     started_at: float | None
     finished_at: float | None
+    owner: str | None  # who queued it, else who queued its campaign (None: the command line)
+    owner_name: str | None  # the owner's name in the class, if a student of it (None: not a student's)
+    shared: bool  # the instructor shows it to the class
+    origin: RunOrigin | None  # None: not recorded (a lone run queued before satlab recorded origins)
     flows: tuple[FlowSummaryRow, ...]  # empty until the run ends
 
 
 @dataclass(frozen=True, slots=True)
 class RunRow(RunSummaryRow):
-    """A whole run: also its scenario, provenance and result, and its owner."""
+    """A whole run: also its scenario, provenance and result."""
     scenario: dict[str, Any]
     provenance: dict[str, Any]
     result: dict[str, Any] | None  # the engine's RunResult.to_dict(), once finished
-    owner: str | None  # who started it (None: the command line)
-    shared: bool  # the instructor shows it to the class
     via_broker: bool  # it went to the workers through the broker (a restart takes it back)
     worker: str | None  # the `satlab worker` that ran it (None: the process that queued it)
     attempt: int  # of its campaign item (or lone run): 2 once, when its first worker vanished mid-run
@@ -88,14 +118,44 @@ FLOW_SUMMARY_FIELDS = ("transport", "cc", "direction", "start_s", "bytes", "down
 # The summary's "group" is a keyword in SQL: it is stored as flow_group.
 _FLOW_SUMMARY_SELECT = ("SELECT iteration, flow, flow_group AS \"group\", " + ", ".join(FLOW_SUMMARY_FIELDS)
                         + ", details_json FROM flow_summaries")
-_RUN_SUMMARY_FIELDS = "run_id, name, status, error, campaign_id, item_index, created_at, started_at, finished_at"
+_RUN_SUMMARY_FIELDS = ", ".join(f"runs.{column}" for column in (
+    "run_id", "name", "status", "error", "campaign_id", "item_index", "created_at", "started_at", "finished_at",
+    "shared", "origin", "origin_sheet", "lab"))
+# Besides a run's own columns: its owner (its own, else its campaign's) and their name if a student's,
+# and what a campaign's run comes from (its campaign's name, study and preset, if it names one).
+_RUN_JOINED = ("COALESCE(runs.owner, campaigns.owner) AS owned_by, students.name AS owner_name, "
+               "campaigns.name AS campaign_name, campaigns.study AS campaign_study, "
+               "CASE json_type(campaigns.spec_json, '$.scenario') WHEN 'text' "
+               "THEN json_extract(campaigns.spec_json, '$.scenario') END AS campaign_scenario")
+_RUN_JOINS = ("FROM runs LEFT JOIN campaigns ON campaigns.campaign_id = runs.campaign_id "
+              "LEFT JOIN students ON students.student_id = COALESCE(runs.owner, campaigns.owner)")
 # A run its owner may see: their own, those shared with the class, those of their campaigns.
-_VISIBLE = ("(owner = ? OR shared = 1 OR campaign_id IN (SELECT campaign_id FROM campaigns WHERE owner = ?))")
+_VISIBLE = ("(runs.owner = ? OR runs.shared = 1 "
+            "OR runs.campaign_id IN (SELECT campaign_id FROM campaigns WHERE owner = ?))")
 
 
 def _flow_summaries(db: sqlite3.Connection, run_id: str) -> tuple[FlowSummaryRow, ...]:
     rows = db.execute(f"{_FLOW_SUMMARY_SELECT} WHERE run_id = ? ORDER BY iteration, flow", (run_id,))
     return tuple(FlowSummaryRow(**decoded(row)) for row in rows)
+
+
+def _run_columns(db: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+    """A run's row (its summary's columns, or all of them) and what _RUN_JOINED adds, as the fields of
+    RunSummaryRow (or RunRow): its owner, shared as a bool, its origin, its per-flow summaries."""
+    columns = decoded(row)
+    campaign_name, study = columns.pop("campaign_name"), columns.pop("campaign_study")
+    campaign_preset = preset_of(columns.pop("campaign_scenario"))
+    kind, sheet, lab = columns.pop("origin"), columns.pop("origin_sheet"), columns.pop("lab")
+    origin = None
+    if columns["campaign_id"] is not None and campaign_name is not None:
+        origin = RunOrigin("study", study, campaign_preset) if study else RunOrigin("campaign", campaign_name,
+                                                                                    campaign_preset)
+    elif kind is not None:
+        origin = RunOrigin(kind, sheet, lab)
+    columns.pop("owner", None)  # the run's own column (SELECT runs.*): owned_by says whose it is
+    columns["owner"] = columns.pop("owned_by")
+    columns.update(shared=bool(columns["shared"]), origin=origin, flows=_flow_summaries(db, columns["run_id"]))
+    return columns
 
 
 def _add_iteration(db: sqlite3.Connection, run_id: str, outcome: dict[str, Any]) -> None:
@@ -117,12 +177,18 @@ class RunTables(Database):
     """The store's part for runs (a mixin of store.Store)."""
 
     def create_run(self, run_id: str, scenario: dict[str, Any], provenance: dict[str, Any],
-                   campaign_id: str | None = None, item_index: int | None = None, attempt: int = 1) -> None:
+                   campaign_id: str | None = None, item_index: int | None = None, attempt: int = 1,
+                   origin: RunOrigin | None = None) -> None:
+        """origin: where a lone run comes from (None: not known); a campaign's run comes from its campaign."""
+        if origin is not None and (campaign_id is not None or origin.kind not in LONE_ORIGINS):
+            raise ValueError(f"only a lone run records its origin, one of {', '.join(LONE_ORIGINS)}: got "
+                             f"{origin.kind!r} for a run of campaign {campaign_id!r}")
+        recorded = {} if origin is None else {"origin": origin.kind, "origin_sheet": origin.name, "lab": origin.lab}
         with self._write() as db:
             insert(db, "runs", {"run_id": run_id, "name": scenario["name"], "status": "queued",
                                 "scenario_json": encode_json(scenario), "provenance_json": encode_json(provenance),
                                 "campaign_id": campaign_id, "item_index": item_index, "created_at": time.time(),
-                                "attempt": attempt})
+                                "attempt": attempt, **recorded})
 
     def mark_via_broker(self, run_id: str) -> None:
         """The run goes to the workers through the broker."""
@@ -182,14 +248,13 @@ class RunTables(Database):
 
     def get_run(self, run_id: str) -> RunRow | None:
         with self._read() as db:
-            row = db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+            row = db.execute(f"SELECT runs.*, {_RUN_JOINED} {_RUN_JOINS} WHERE runs.run_id = ?", (run_id,)).fetchone()
             if row is None:
                 return None
-            columns = decoded(row)
+            columns = _run_columns(db, row)
             kept_up = columns["host_kept_up"]
-            return RunRow(**{**columns, "shared": bool(columns["shared"]), "via_broker": bool(columns["via_broker"]),
-                             "host_kept_up": None if kept_up is None else bool(kept_up)},
-                          flows=_flow_summaries(db, run_id))
+            return RunRow(**{**columns, "via_broker": bool(columns["via_broker"]),
+                             "host_kept_up": None if kept_up is None else bool(kept_up)})
 
     def list_runs(self, status: str | None = None, campaign_id: str | None = None, limit: int = 100,
                   offset: int = 0, visible_to: str | None = None) -> tuple[list[RunSummaryRow], int]:
@@ -197,17 +262,18 @@ class RunTables(Database):
         its scenario, result or samples); and how many match in all.
         visible_to: only the runs that owner may see (see run_visible_to)."""
         filters = (("status", status), ("campaign_id", campaign_id))
-        conditions: list[tuple[str, tuple[str, ...]]] = [(f"{column} = ?", (value,)) for column, value in filters
-                                                         if value is not None]
+        conditions: list[tuple[str, tuple[str, ...]]] = [(f"runs.{column} = ?", (value,))
+                                                         for column, value in filters if value is not None]
         if visible_to is not None:
             conditions.append((_VISIBLE, (visible_to, visible_to)))
         where = " WHERE " + " AND ".join(condition for condition, _ in conditions) if conditions else ""
         values = tuple(value for _, values in conditions for value in values)
         with self._read() as db:
             count = db.execute(f"SELECT count(*) FROM runs{where}", values).fetchone()[0]
-            rows = db.execute(f"SELECT {_RUN_SUMMARY_FIELDS} FROM runs{where} ORDER BY created_at DESC, rowid DESC "
-                              "LIMIT ? OFFSET ?", (*values, limit, offset)).fetchall()
-            runs = [RunSummaryRow(**decoded(row), flows=_flow_summaries(db, row["run_id"])) for row in rows]
+            rows = db.execute(f"SELECT {_RUN_SUMMARY_FIELDS}, {_RUN_JOINED} {_RUN_JOINS}{where} "
+                              "ORDER BY runs.created_at DESC, runs.rowid DESC LIMIT ? OFFSET ?",
+                              (*values, limit, offset)).fetchall()
+            runs = [RunSummaryRow(**_run_columns(db, row)) for row in rows]
         return runs, count
 
     def flow_summaries(self, run_id: str) -> tuple[FlowSummaryRow, ...]:

@@ -276,6 +276,16 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX pep_samples_by_run ON pep_samples (run_id, iteration, t_s);
     """,
+    # Where a lone run came from (issue 18), recorded when it is queued: the page or tool (the
+    # console's form, a lab sheet's widget, a request that names no page, `satlab run`), the lab
+    # sheet, and the preset it ran (NULL: a scenario of its own). Runs of before stay NULL: not
+    # recorded. A campaign's run records its campaign (campaign_id), which names its study.
+    """
+    ALTER TABLE runs ADD COLUMN origin TEXT
+        CHECK (origin IS NULL OR (origin IN ('experiments', 'sheet', 'api', 'command-line') AND campaign_id IS NULL));
+    ALTER TABLE runs ADD COLUMN origin_sheet TEXT CHECK ((origin_sheet IS NOT NULL) = (origin IS 'sheet'));
+    ALTER TABLE runs ADD COLUMN lab TEXT CHECK (lab IS NULL OR origin IS NOT NULL);
+    """,
 )
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]

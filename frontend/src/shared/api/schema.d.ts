@@ -3141,7 +3141,9 @@ export interface components {
         };
         /**
          * RunCreate
-         * @description A run of a preset (`lab`, with optional `set` overrides) or of a whole `scenario`.
+         * @description A run of a preset (`lab`, with optional `set` overrides) or of a whole
+         *     `scenario`, and the page that queues it (`page`, `sheet`), which the run
+         *     records as its origin.
          */
         RunCreate: {
             /**
@@ -3149,6 +3151,11 @@ export interface components {
              * @description A lab's name, as GET /api/labs lists them.
              */
             lab?: string | null;
+            /**
+             * Page
+             * @description The page that queues it: experiments (the console's run form) or sheet (a lab sheet's run widget, named by `sheet`). Left out: the run's origin is api.
+             */
+            page?: ("experiments" | "sheet") | null;
             /**
              * Scenario
              * @description A scenario, as in labs/*.yaml.
@@ -3162,6 +3169,11 @@ export interface components {
              * @default []
              */
             set?: string[];
+            /**
+             * Sheet
+             * @description With page sheet: the lab sheet's id (labs/sheets/NN-<id>.md).
+             */
+            sheet?: string | null;
         };
         /** RunFidelity */
         RunFidelity: {
@@ -3213,6 +3225,45 @@ export interface components {
             tunnel_cpu_s: number | null;
         };
         /**
+         * RunOrigin
+         * @description Where a run came from: a lone run's page or tool, recorded when it was
+         *     queued, or its campaign (a study's campaign: its study).
+         */
+        RunOrigin: {
+            /**
+             * Kind
+             * @description experiments: the console's run form; sheet: a lab sheet's run widget; api: a request that named no page (POST /api/runs without `page`); command-line: `satlab run`; campaign or study: a run of one.
+             * @enum {string}
+             */
+            kind: "experiments" | "sheet" | "api" | "command-line" | "campaign" | "study";
+            /**
+             * Lab
+             * @description The preset it ran (GET /api/labs); null: a scenario of its own.
+             */
+            lab: string | null;
+            /**
+             * Name
+             * @description The lab sheet's id, the campaign's name or the study's id; null for the other kinds.
+             */
+            name: string | null;
+        };
+        /**
+         * RunOwner
+         * @description Who queued a run: its own owner, else its campaign's.
+         */
+        RunOwner: {
+            /**
+             * Id
+             * @description "instructor", "local" (whoever reaches a server without sign-in) or a student's id (GET /api/class/students).
+             */
+            id: string;
+            /**
+             * Name
+             * @description As a person reads it: the student's name in the class ("a removed student" and their id, once removed), "instructor" or "this machine's user".
+             */
+            name: string;
+        };
+        /**
          * RunPublic
          * @description A whole run (its per-flow summaries are in result.flows).
          */
@@ -3249,6 +3300,10 @@ export interface components {
              * @description The scenario's name (the lab's, for a lab).
              */
             name: string;
+            /** @description Where it came from; null: not recorded (a run queued before satlab recorded it). */
+            origin: components["schemas"]["RunOrigin"] | null;
+            /** @description Who queued it. null: nobody signed in (the command line); to a student, also another's run that the instructor shared. */
+            owner: components["schemas"]["RunOwner"] | null;
             /**
              * Provenance
              * @description Versions of the kernel, satlab and tools; host state.
@@ -3262,6 +3317,11 @@ export interface components {
             run_id: string;
             /** @description A scenario, as in labs/*.yaml, with every default filled in. */
             scenario: components["schemas"]["Scenario"];
+            /**
+             * Shared
+             * @description The instructor shows it to the class (POST /api/runs/{id}/share).
+             */
+            shared: boolean;
             /**
              * Started At
              * @description Unix time, seconds.
@@ -3347,8 +3407,17 @@ export interface components {
              * @description The scenario's name (the lab's, for a lab).
              */
             name: string;
+            /** @description Where it came from; null: not recorded (a run queued before satlab recorded it). */
+            origin: components["schemas"]["RunOrigin"] | null;
+            /** @description Who queued it. null: nobody signed in (the command line); to a student, also another's run that the instructor shared. */
+            owner: components["schemas"]["RunOwner"] | null;
             /** Run Id */
             run_id: string;
+            /**
+             * Shared
+             * @description The instructor shows it to the class (POST /api/runs/{id}/share).
+             */
+            shared: boolean;
             /**
              * Started At
              * @description Unix time, seconds.

@@ -32,6 +32,9 @@ const run = (run_id: string, status: RunListItem['status'], flows: FlowListRow[]
   created_at: 0,
   started_at: 0,
   finished_at: 1,
+  owner: null,
+  shared: false,
+  origin: { kind: 'campaign', name: 'geo-ideal-cc', lab: 'geo-ideal' },
   flows,
 });
 
