@@ -91,7 +91,8 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   // A fresh page opens the stored run from the list: charts from its samples, summary from the run.
   await page.goto('./?lab=experiments');
   const runs = page.getByRole('region', { name: 'Runs' });
-  await expect(runs.getByRole('row', { name: new RegExp(`Open run ${runId} geo-ideal done`) })).toBeVisible();
+  // Where it came from (the console's form) and whose it is (a server without sign-in: this machine's user).
+  await expect(runs.getByRole('row', { name: new RegExp(`Open run ${runId} Experiments: geo-ideal this machine's user done`) })).toBeVisible();
   await runs.getByRole('link', { name: `Open run ${runId}` }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]run=${runId}`));
   await expect(state).toHaveText('Done');

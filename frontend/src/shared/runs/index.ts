@@ -8,6 +8,7 @@ export {
   cancelRun,
   createCampaign,
   createRun,
+  deleteRun,
   getCampaign,
   getCapabilities,
   getLab,
@@ -19,6 +20,7 @@ export {
   listRuns,
   openStream,
   resumeCampaign,
+  shareRun,
   STREAM_NOT_FOUND,
 } from './api/client';
 export { campaignCsvUrl, type CsvKind, csvKinds, csvUrl } from './api/csv-urls';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { type ConsoleSection, inAddress, paths } from '../../../config/paths';
 import { type Run, BackendConnectionContext, RunPanel } from '../../../shared/runs';
 import { type Session, useSession } from '../../../shared/session';
@@ -7,6 +7,7 @@ import { useRunInUrl } from '../hooks/use-run-in-url';
 import { useRuns } from '../hooks/use-runs';
 import { BackendLost } from './backend-lost';
 import { CampaignsSection } from './campaigns-section';
+import { RunAdmin } from './run-admin';
 import { RunForm } from './run-form';
 import { RunsList } from './runs-list';
 import { RunsOverlay } from './runs-overlay';
@@ -98,18 +99,35 @@ function ConsoleSections({ current }: { current: ConsoleSection }) {
 
 /** SingleRuns is the console's first section: the run form, the run on show, and the stored runs. */
 function SingleRuns({ capabilities, labs, limits, session }: Extract<Backend, { status: 'ready' }> & { session?: Session }) {
-  const [runId, openRun] = useRunInUrl();
+  const [runId, openRun, closeRun] = useRunInUrl();
   const runs = useRuns(RUNS_PER_PAGE);
+  const runsList = useRef<HTMLElement>(null);
   // A stored run loaded into the form: a new form (key) starts from it.
   const [clone, setClone] = useState<{ version: number; runId: string; lab: string; scenario: Run['scenario'] } | null>(null);
   const [compared, setCompared] = useState<string[]>([]);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const compare = (picked: string, on: boolean) =>
     setCompared((current) => (on ? [...current.filter((runId) => runId !== picked), picked] : current.filter((runId) => runId !== picked)));
   const isLab = (name: string) => labs.some((lab) => lab.name === name && lab.error === null);
+  // Sharing and deleting are the instructor's (the API refuses students): a student is offered neither.
+  const isInstructor = session?.me.role === 'instructor';
   const started = (run: Run) => {
+    setDeleted(null);
     openRun(run.run_id);
     runs.setPage(0);
     runs.refresh();
+  };
+  const open = (next: string) => {
+    setDeleted(null);
+    openRun(next);
+  };
+  // A deleted run leaves the view for the runs list, which says so and takes the focus.
+  const removed = (gone: string) => {
+    closeRun();
+    setDeleted(gone);
+    setCompared((current) => current.filter((runId) => runId !== gone));
+    runs.refresh();
+    runsList.current?.focus();
   };
   return (
     <div className="lab">
@@ -131,7 +149,12 @@ function SingleRuns({ capabilities, labs, limits, session }: Extract<Backend, { 
             onClone={(run) =>
               setClone((current) => ({ version: (current?.version ?? 0) + 1, runId: run.run_id, lab: run.name, scenario: run.scenario }))
             }
+            actions={isInstructor ? (run, finished) => <RunAdmin run={run} finished={finished} onDeleted={removed} /> : undefined}
           />
+        ) : deleted ? (
+          <p className="panel" role="status">
+            Run {deleted} is deleted, with everything it stored.
+          </p>
         ) : (
           <p className="panel muted">Start a run with the form, or open a stored one from the list below.</p>
         )}
@@ -142,10 +165,12 @@ function SingleRuns({ capabilities, labs, limits, session }: Extract<Backend, { 
           pageSize={runs.pageSize}
           onPage={runs.setPage}
           selected={runId}
-          onOpen={openRun}
+          onOpen={open}
           onRefresh={runs.refresh}
           compared={compared}
           onCompare={compare}
+          showOwner={isInstructor}
+          ref={runsList}
         />
         {compared.length > 0 && <RunsOverlay runIds={compared} onClear={() => setCompared([])} />}
       </div>

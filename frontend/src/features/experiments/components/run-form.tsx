@@ -119,7 +119,7 @@ export function RunForm({ capabilities, labs, limits, clone, onStarted, session 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (blockers.length > 0 || submitting) return;
-    void send(() => createRun(labName, overrides), problemsOf, onStarted);
+    void send(() => createRun(labName, overrides, { page: 'experiments' }), problemsOf, onStarted);
   };
 
   return (

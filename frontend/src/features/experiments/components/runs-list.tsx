@@ -1,7 +1,7 @@
-import { useId } from 'react';
+import { type Ref, useId } from 'react';
 import type { RunList } from '../../../shared/runs';
 import { paths } from '../../../config/paths';
-import { describeFlows, flowFigure, formatCreated } from '../logic/format';
+import { describeFlows, describeOrigin, flowFigure, formatCreated, NOT_RECORDED } from '../logic/format';
 import { openInPlace } from './open-in-place';
 import { ListHead } from './list-head';
 
@@ -23,16 +23,20 @@ export interface RunsListProps {
   compared: string[];
   /** Picks a run for the overlay, or drops it. */
   onCompare: (runId: string, compared: boolean) => void;
+  /** Whether the list names each run's owner: the instructor's does (a student's lists their own runs, and those shared). */
+  showOwner: boolean;
+  /** The list's section, which takes the focus when the console returns to it (tabIndex -1). */
+  ref?: Ref<HTMLElement>;
 }
 
 /** RunsList pages through the stored runs; each opens in the console (a link, so it also opens in a new tab). */
-export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen, onRefresh, compared, onCompare }: RunsListProps) {
+export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen, onRefresh, compared, onCompare, showOwner, ref }: RunsListProps) {
   const headingId = useId();
   const open = (runId: string) => openInPlace(onOpen, runId);
   const first = page * pageSize + 1;
   const last = Math.min((page + 1) * pageSize, list?.count ?? 0);
   return (
-    <section className="panel" aria-labelledby={headingId}>
+    <section className="panel" aria-labelledby={headingId} tabIndex={-1} ref={ref}>
       <ListHead headingId={headingId} title="Runs" error={error} onRefresh={onRefresh} />
       {list && list.count === 0 && <p className="muted">No runs yet: start one with the form.</p>}
       {list && list.count > 0 && (
@@ -44,6 +48,7 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
                   <th scope="col">Compare</th>
                   <th scope="col">Run</th>
                   <th scope="col">Lab</th>
+                  {showOwner && <th scope="col">Owner</th>}
                   <th scope="col">Status</th>
                   <th scope="col">Created</th>
                   <th scope="col">Flows</th>
@@ -67,7 +72,12 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
                         {run.run_id}
                       </a>
                     </th>
-                    <td>{run.name}</td>
+                    <td className="run-origin" title={run.origin === null ? 'Not recorded: the run was queued before satlab recorded where runs come from.' : undefined}>
+                      {describeOrigin(run.origin)}
+                    </td>
+                    {showOwner && (
+                      <td title={run.owner === null ? 'Nobody signed in queued it: the command line, or a satlab from before sign-in.' : undefined}>{run.owner?.name ?? NOT_RECORDED}</td>
+                    )}
                     <td>
                       <span className={`status status-${run.status}`} title={run.error ?? undefined}>
                         {run.status}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowSummary } from '../../../shared/runs';
 import { flowResultOf } from '../../../test/api-fixtures';
-import { describeCampaign, describeFlows, flowFigure, formatBytes, formatChange, formatCount } from './format';
+import { describeCampaign, describeFlows, describeOrigin, flowFigure, formatBytes, formatChange, formatCount, NOT_RECORDED } from './format';
 
 const flow = (download_time_s: number | null, goodput_mbps: number | null): FlowSummary =>
   flowResultOf({
@@ -69,5 +69,17 @@ describe('describeCampaign', () => {
     expect(describeCampaign({ name: 'x', description: '', scenario: { name: 'inline' }, set: {}, matrix: {}, iterations: 1, parallel: 1, seed: 1 })).toBe(
       'an inline scenario · 1 iteration, 1 at once, seed 1',
     );
+  });
+});
+
+describe('describeOrigin', () => {
+  it('says where a run came from and the preset it ran, and that a run of before does not say', () => {
+    expect(describeOrigin({ kind: 'experiments', name: null, lab: 'geo-ideal' })).toBe('Experiments: geo-ideal');
+    expect(describeOrigin({ kind: 'sheet', name: 'fairness', lab: 'geo-ideal' })).toBe('Lab sheet fairness: geo-ideal');
+    expect(describeOrigin({ kind: 'campaign', name: 'cc-vs-fec', lab: 'geo-optical' })).toBe('Campaign cc-vs-fec: geo-optical');
+    expect(describeOrigin({ kind: 'study', name: 'petrou2022', lab: null })).toBe('Study petrou2022');
+    expect(describeOrigin({ kind: 'command-line', name: null, lab: 'geo-dvb-train' })).toBe('Command line: geo-dvb-train');
+    expect(describeOrigin({ kind: 'api', name: null, lab: null })).toBe('API');
+    expect(describeOrigin(null)).toBe(NOT_RECORDED);
   });
 });

@@ -1,4 +1,4 @@
-import type { CampaignSpec, FlowFigures } from '../../../shared/runs';
+import type { CampaignSpec, FlowFigures, RunOrigin } from '../../../shared/runs';
 import { formatValue } from './parameter-values';
 
 /** How the console writes out its lists and campaigns (a run itself: the shared run-format). */
@@ -48,6 +48,30 @@ export function describeCampaign(spec: CampaignSpec): string {
   ]
     .filter(Boolean)
     .join(' · ');
+}
+
+/** Where a run may come from, as the runs list names it. */
+const originNames: Record<RunOrigin['kind'], string> = {
+  experiments: 'Experiments',
+  sheet: 'Lab sheet',
+  api: 'API',
+  'command-line': 'Command line',
+  campaign: 'Campaign',
+  study: 'Study',
+};
+
+/** NOT_RECORDED is what the runs list says of a run queued before satlab recorded where runs come from. */
+export const NOT_RECORDED = '—';
+
+/**
+ * describeOrigin says where a run came from, and the preset it ran: "Experiments: geo-ideal", "Lab
+ * sheet fairness: geo-ideal", "Campaign cc: geo-optical", "Study petrou2022" (a scenario of its own
+ * names no preset); NOT_RECORDED when the run does not say.
+ */
+export function describeOrigin(origin: RunOrigin | null): string {
+  if (origin === null) return NOT_RECORDED;
+  const where = origin.name === null ? originNames[origin.kind] : `${originNames[origin.kind]} ${origin.name}`;
+  return origin.lab === null ? where : `${where}: ${origin.lab}`;
 }
 
 /** formatCreated shows a stored run's or campaign's creation time (unix seconds) in the reader's locale. */

@@ -11,14 +11,14 @@ import { useSheet } from './sheet-context';
  * backend, the reference run shipped with the sheet is charted below, to compare with.
  */
 export function RunWidget({ run }: { run: RunBlock }) {
-  const { runsHere } = useSheet();
+  const { runsHere, sheetId } = useSheet();
   const [runId, setRunId] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const start = () => {
     setStarting(true);
     setProblem(null);
-    createRun(run.lab, run.set)
+    createRun(run.lab, run.set, { page: 'sheet', sheet: sheetId })
       .then(
         (created) => setRunId(created.run_id),
         (error: Error) => setProblem(`The run did not start: ${error.message}`),

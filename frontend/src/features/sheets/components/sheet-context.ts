@@ -16,8 +16,10 @@ export interface SheetLab {
  */
 export type SheetLabs = Record<LabKind, SheetLab>;
 
-/** What every widget of a sheet shares: the labs, the codec (loaded once for the sheet) and whether runs can start here. */
+/** What every widget of a sheet shares: the sheet's id, the labs, the codec (loaded once for the sheet) and whether runs can start here. */
 export interface SheetShared {
+  /** The sheet's id (03-loss-is-not-congestion.md: loss-is-not-congestion), which the runs it starts record as where they came from. */
+  sheetId: string;
   labs: SheetLabs;
   codec: CodecState;
   runsHere: RunsHere;

@@ -76,7 +76,7 @@ export function SheetView({ sheet, labs }: SheetViewProps) {
         {sheet.title}
       </h2>
       <div className="sheet-text">
-        <SheetContext value={{ labs, codec, runsHere }}>
+        <SheetContext value={{ sheetId: sheet.id, labs, codec, runsHere }}>
           <Markdown remarkPlugins={[remarkGfm]} components={components}>
             {sheet.markdown}
           </Markdown>

@@ -8,6 +8,7 @@ import type {
   LabDetail,
   Run,
   RunList,
+  RunFrom,
   RunListItem,
   RunSamples,
   StreamEvent,
@@ -20,8 +21,19 @@ export const getRun = (runId: string) => request<Run>(`runs/${encodeURIComponent
 export const getSamples = (runId: string) => request<RunSamples>(`runs/${encodeURIComponent(runId)}/samples`);
 export const listRuns = (limit: number, offset: number) => request<RunList>(`runs?limit=${limit}&offset=${offset}`);
 
-/** createRun queues a run of a lab with dotted.path=value overrides; a 422 ApiError names each bad field. */
-export const createRun = (lab: string, overrides: string[]) => request<Run>('runs', postJson({ lab, set: overrides }));
+/**
+ * createRun queues a run of a lab with dotted.path=value overrides, from the page that asks (the run
+ * records it as where it came from); a 422 ApiError names each bad field.
+ */
+export const createRun = (lab: string, overrides: string[], from: RunFrom) =>
+  request<Run>('runs', postJson({ lab, set: overrides, ...from }));
+
+/** shareRun shows a run to the whole class, or (shared false) no longer: the instructor's. */
+export const shareRun = (runId: string, shared: boolean) =>
+  request<Schemas['Message']>(`runs/${encodeURIComponent(runId)}/share?shared=${String(shared)}`, postJson());
+
+/** deleteRun deletes a finished run with everything it stored: the instructor's. */
+export const deleteRun = (runId: string) => request<Schemas['Message']>(`runs/${encodeURIComponent(runId)}`, { method: 'DELETE' });
 
 /** getQueuePlace gives a queued run's place in line and about when it starts. */
 export const getQueuePlace = (runId: string) => request<QueuePlace>(`runs/${encodeURIComponent(runId)}/queue`);

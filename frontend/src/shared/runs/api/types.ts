@@ -41,6 +41,12 @@ export type RunResult = Schemas['RunResult'];
 
 /** A run as GET api/runs lists it. */
 export type RunListItem = Schemas['RunSummary'];
+/** Who queued a run: its id as runs record it, and its name as a person reads it. */
+export type RunOwner = Schemas['RunOwner'];
+/** Where a run came from: a page or tool (recorded when it was queued), or its campaign or study; with the preset it ran. */
+export type RunOrigin = Schemas['RunOrigin'];
+/** The page that queues a run (POST api/runs: page, and a lab sheet's id with page sheet), which the run records as its origin. */
+export type RunFrom = Pick<Schemas['RunCreate'], 'page' | 'sheet'>;
 /** GET api/runs/{id}, POST api/runs. */
 export type Run = Schemas['RunPublic'];
 export type RunList = Schemas['RunsPublic'];

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { type ReactNode, useId, useMemo, useState } from 'react';
 import type { Run } from '../api/types';
 import { Measure } from '../../../components/help';
 import { SelectField } from '../../../components/form';
@@ -22,10 +22,12 @@ export interface RunPanelProps {
   onClone?: (run: Run) => void;
   /** Whether the form can hold the run: its scenario is one of the labs. */
   canClone?: (run: Run) => boolean;
+  /** More of the run's actions, beside the others (the console's Share and Delete); finished: the run is over. */
+  actions?: (run: Run, finished: boolean) => ReactNode;
 }
 
 /** RunPanel follows one run: its state, elapsed time and live charts, a Cancel button, then its summary. */
-export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProps) {
+export function RunPanel({ runId, onClone, canClone = () => true, actions }: RunPanelProps) {
   const headingId = useId();
   const { view, cancel, cancelling, reconnect } = useRunView(runId);
   const { run, phase, samples, result } = view;
@@ -67,6 +69,7 @@ export function RunPanel({ runId, onClone, canClone = () => true }: RunPanelProp
             </button>
           )}
           <RunExports runId={runId} finished={isFinished(phase)} result={result} />
+          {actions?.(run, isFinished(phase))}
         </div>
       )}
       <StreamNotice stream={view.stream} what="run" id={runId} onReconnect={reconnect} />
