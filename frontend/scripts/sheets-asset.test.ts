@@ -5,11 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { channelLabSettings } from '../src/features/channel-lab';
 import { fecLabSettings } from '../src/features/fec-lab';
 import { parseWidgetBlock, widgetBlocksIn } from '../src/features/sheets/logic/widget-blocks';
+import type { ReferenceRun } from '../src/features/sheets/api/types';
 import { readSheets, referenceIds, sheetsFiles } from './sheets-asset';
 
 const labsDir = fileURLToPath(new URL('../../labs', import.meta.url));
 const sheetsDir = join(labsDir, 'sheets');
 const labs = { fec: fecLabSettings, channel: channelLabSettings };
+/** A reference run as shipped in labs/sheets/data. */
+const readReference = (id: string) => JSON.parse(readFileSync(join(sheetsDir, 'data', `${id}.json`), 'utf8')) as ReferenceRun;
 
 describe('readSheets', () => {
   it('reads every sheet of labs/sheets in order, with its title and goal, never the README', () => {
@@ -62,6 +65,37 @@ describe('readSheets', () => {
         .map(({ language, text }) => parseWidgetBlock(language, text, labs))
         .find((candidate) => candidate.kind === 'run' && candidate.run.reference === id);
       expect(block).toEqual({ kind: 'run', run: { lab: reference.lab, set: reference.set, reference: id } });
+    }
+  });
+
+  it("ships reference runs on the clock of each flow's data connection: its counts never step back, its samples end with its download", () => {
+    for (const id of referenceIds(labsDir)) {
+      const reference = readReference(id);
+      for (const flow of reference.result.flows) {
+        const samples = reference.samples.flows.filter((sample) => sample.flow === flow.flow);
+        // iperf3's control connection, sampled first on the former clock, counted its own bytes
+        // before the data connection's started again from 0 (issue 18, defect 4).
+        for (const hop of new Set(samples.map((sample) => sample.hop))) {
+          const acked = samples.filter((sample) => sample.hop === hop).map((sample) => sample.bytes_acked ?? 0);
+          expect(acked, `${id}, flow ${flow.flow}, ${hop}`).toEqual([...acked].sort((a, b) => a - b));
+        }
+        // And the charts went on past the download by the control connection's time: 12.3 s for a 10.60 s download.
+        const times = samples.map((sample) => sample.t_s);
+        expect(Math.max(...times), `${id}, flow ${flow.flow}`).toBeLessThanOrEqual(Math.min(...times) + (flow.download_time_s ?? 0));
+      }
+    }
+  });
+
+  it("lists every reference run in the sheets' README as shipped: its run, its figures per flow, its commit", () => {
+    const readme = readFileSync(join(sheetsDir, 'README.md'), 'utf8');
+    for (const id of referenceIds(labsDir)) {
+      const reference = readReference(id);
+      const figures = reference.result.flows.map((flow) => `${flow.download_time_s?.toFixed(2)} s, ${flow.goodput_mbps?.toFixed(2)} Mbit/s`).join(' / ');
+      const overrides = reference.set.join(' ');
+      const commit = String(reference.provenance.git).slice(0, 12);
+      expect(readme).toContain(
+        `| \`${id}\` | ${reference.sheet.slice(0, 2)} | \`${reference.lab}\` | \`${overrides}\` | ${reference.run_id.slice(0, 6)} | ${figures} | ${commit} |`,
+      );
     }
   });
 });

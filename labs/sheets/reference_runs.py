@@ -3,9 +3,11 @@ labs/sheets/*.md that names a "reference" is run for real with the satlab
 CLI, and its summary and samples go to labs/sheets/data/<reference>.json,
 which the sheet charts when no backend is there.
 
-    sudo nice -n 15 backend/.venv/bin/python labs/sheets/reference_runs.py [--only ID ...]
+    sudo backend/.venv/bin/python labs/sheets/reference_runs.py [--only ID ...]
 
-Runs need root (network namespaces). The samples are those of
+Runs need root (network namespaces). Run it on a machine nothing else loads,
+and not under nice: the runs are measurements, and an emulated link that
+yields its CPU to other work measures the host. The samples are those of
 GET api/runs/{id}/samples, thinned to at most MAX_POINTS per series (MAX_ROWS
 per table) and five a second so that a file stays small: each bin keeps its last row (cumulative
 counters stay exact), with the bin's mean goodput, RTT, delivery rate and queue.
