@@ -66,7 +66,10 @@ def deadline_protocol(header_timeout_s: float, body_timeout_s: float) -> type[H1
             IDLE), a body (SEND_BODY), or nothing (the app's turn, a
             WebSocket, a closing connection)."""
             state = self.conn.their_state
-            phase = None if self.transport.is_closing() else (
+            # uvicorn hands an upgraded connection to its WebSocket protocol while h11 still waits
+            # for the request's (empty) body: from then on no request's deadline applies.
+            upgraded = self.transport.get_protocol() is not self
+            phase = None if upgraded or self.transport.is_closing() else (
                 "headers" if state is h11.IDLE else "body" if state is h11.SEND_BODY else None)
             if phase == self._phase:
                 return

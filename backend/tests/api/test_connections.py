@@ -12,7 +12,7 @@ from satlab.api.main import create_app
 from satlab.api.security import CONTENT_SECURITY_POLICY
 from satlab.engine.wait import wait_until
 from tests.api.conftest import instructor, refusal
-from tests.api.served import serving
+from tests.api.served import TOKEN, http_from, serving, stream_from
 
 TIMEOUT_S = 2  # header_timeout_s and body_timeout_s of the served tests
 SLACK_S = 3  # what a loaded machine adds to a timer
@@ -139,3 +139,17 @@ def test_slow_clients_are_closed_within_the_timeouts(tmp_path):
         with socket.create_connection((host, int(port)), timeout=5) as sock:  # a prompt one is answered
             sock.sendall(b"GET /api/auth/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             assert sock.recv(4096).startswith(b"HTTP/1.1 200 ")
+
+
+def test_a_websocket_outlives_the_request_deadlines(tmp_path):
+    """The defect: uvicorn hands an upgraded connection to its WebSocket
+    protocol before h11 has read the request's (empty) body, so the body's
+    deadline ran on and closed every stream after body_timeout_s (30 s): a
+    study run followed on the Studies page stopped at its last progress."""
+    env = {"SATLAB_LIMIT_HEADER_TIMEOUT_S": str(TIMEOUT_S), "SATLAB_LIMIT_BODY_TIMEOUT_S": str(TIMEOUT_S)}
+    with serving(tmp_path, env) as base:
+        with http_from("127.0.0.1", f"http://{base}") as client:
+            cookie = str(client.post("/api/auth/instructor", json={"token": TOKEN}).cookies["satlab_session"])
+        with stream_from("127.0.0.1", f"ws://{base}/api/events", cookie) as stream:
+            time.sleep(TIMEOUT_S + SLACK_S)  # a quiet stream: what is measured is that nothing closes it
+            assert stream.ping().wait(5), "the stream did not answer a ping"
