@@ -129,6 +129,8 @@ def make_reference(block: dict[str, Any], store_path: Path) -> dict[str, Any]:
         "provenance": {key: run["provenance"].get(key) for key in ("satlab", "kernel", "machine", "cpus", "iperf3")}
         | {"git": git_commit()},
         "scenario": {field: run["scenario"].get(field) for field in SCENARIO_FIELDS},
+        # What the host did meanwhile (load, steal, satlink's lateness): a reference is only as good as its host.
+        "fidelity": run.get("fidelity"),
         "result": {
             "run_id": run_id,
             "status": result["status"],
