@@ -37,6 +37,7 @@ export { useBurstRefresh } from './hooks/use-burst-refresh';
 export { useCampaignLive } from './hooks/use-campaign-live';
 export { useRunView } from './hooks/use-run-view';
 export { type CampaignLive, campaignLiveReducer, initialCampaignLive, progressText } from './logic/campaign-view';
+export { RETRY_MAX_MS, retryDelayMs } from './logic/retry-delay';
 export { flowRoles, formatConvergence, formatPercent, formatStartup } from './logic/flow-metrics';
 export { glossary, type GlossaryTerm } from './logic/glossary';
 export { clientView, type Hop, hopNames } from './logic/hops';

@@ -34,8 +34,5 @@ export function connectionReducer(connection: Connection, action: ConnectionActi
   }
 }
 
-/** The longest wait between two attempts: a restarted backend is found within half a minute. */
-export const RETRY_MAX_MS = 30_000;
-
-/** retryDelayMs is the wait before the next attempt: 1 s, 2 s, 4 s… up to RETRY_MAX_MS. */
-export const retryDelayMs = (attempts: number) => Math.min(RETRY_MAX_MS, 1000 * 2 ** attempts);
+// The wait between two attempts is shared with the other pages that reconnect (a study run's stream).
+export { RETRY_MAX_MS, retryDelayMs } from '../../../shared/runs';

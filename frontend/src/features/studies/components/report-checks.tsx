@@ -1,6 +1,6 @@
 import type { ReportCheck, Study } from '../api/types';
 import { explanationOf } from '../logic/explanations';
-import { boundText, checkVerdict, configurationLabel, formatFigure, metricLabel } from '../logic/report';
+import { checkBoundText, checkVerdict, comparedColumn, comparedText, configurationLabel, mediansText, metricLabel } from '../logic/report';
 import { WhyNote } from './why-note';
 
 export interface ReportChecksProps {
@@ -12,7 +12,7 @@ export interface ReportChecksProps {
   axes: string[];
 }
 
-/** ReportChecks lists the study's conclusions, each with whether it holds on satlab's medians and every ratio against its bound. */
+/** ReportChecks lists the study's conclusions, each with whether it holds on satlab's medians and every comparison (ratio, difference or median) against its bound. */
 export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
   return (
     <section aria-labelledby="study-checks-heading">
@@ -20,8 +20,6 @@ export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
       <ul className="study-checks">
         {checks.map((check) => {
           const verdict = checkVerdict('holds' in check ? check.holds : null);
-          // Without a denominator the bound is on each median itself.
-          const bound = 'comparisons' in check && check.comparisons.every((comparison) => comparison.denominator === null);
           return (
             <li key={check.id} className={`study-check check-${verdict.replaceAll(' ', '-')}`} aria-labelledby={`check-${check.id}`}>
               <p id={`check-${check.id}`}>
@@ -34,9 +32,9 @@ export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
               )}
               {'comparisons' in check && (
                 <div className="table-scroll">
-                  <table aria-label={`Ratios of ${check.id}`}>
+                  <table aria-label={`Comparisons of ${check.id}`}>
                     <caption>
-                      Each {bound ? 'median' : 'ratio of medians'} must be {boundText(check)}
+                      {checkBoundText(check)}
                       {check.metric !== 'download_time_s' && ` (${metricLabel(check.metric)})`}.
                     </caption>
                     <thead>
@@ -44,7 +42,7 @@ export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
                         <th scope="col">Numerator</th>
                         <th scope="col">Denominator</th>
                         <th scope="col">Medians</th>
-                        <th scope="col">{bound ? 'Median' : 'Ratio'}</th>
+                        <th scope="col">{comparedColumn(check)}</th>
                         <th scope="col">Holds</th>
                       </tr>
                     </thead>
@@ -53,11 +51,8 @@ export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
                         <tr key={index}>
                           <td>{configurationLabel(comparison.numerator, axes)}</td>
                           <td>{comparison.denominator ? configurationLabel(comparison.denominator, axes) : '–'}</td>
-                          <td className="number">
-                            {formatFigure(comparison.numerator_median)}
-                            {comparison.denominator && ` / ${formatFigure(comparison.denominator_median)}`}
-                          </td>
-                          <td className="number">{formatFigure(comparison.ratio, 3)}</td>
+                          <td className="number">{mediansText(check, comparison)}</td>
+                          <td className="number">{comparedText(check, comparison)}</td>
                           <td>{checkVerdict(comparison.holds) === 'holds' ? 'yes' : checkVerdict(comparison.holds) === 'fails' ? 'no' : '–'}</td>
                         </tr>
                       ))}

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../shared/api';
 import { startStudyRun } from '../api/client';
 import type { Selection, Study, StudyRun } from '../api/types';
-import { quickSelection, runCount, studyColumns } from '../logic/report';
+import { experimentRunText, quickSelection, runCount, runCountText, studyColumns } from '../logic/report';
 
 type Kind = 'quick' | 'full';
 
@@ -14,21 +14,24 @@ export interface StudyRunFormProps {
 
 /**
  * StudyRunForm starts a study run: quick (the recipe's smoke run) or full (every experiment's
- * matrix, the study's iterations), either narrowed to some experiments and levels of each axis.
+ * matrix), either narrowed to some experiments and levels of each axis. Each configuration runs as
+ * many times as the recipe says (its experiment's iterations, or the quick run's) unless an
+ * iteration count is typed in: only then is one sent.
  */
 export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
   const columns = studyColumns(study);
   const [kind, setKind] = useState<Kind>('quick');
   const [selection, setSelection] = useState<Selection>(() => quickSelection(study));
-  const [iterations, setIterations] = useState(study.quick.iterations);
+  // null: the recipe's own iterations, which may differ per experiment (the API's, not sent).
+  const [iterations, setIterations] = useState<number | null>(null);
   const [problems, setProblems] = useState<string[]>([]);
   const [starting, setStarting] = useState(false);
-  const { configurations, runs } = runCount(study, selection, iterations, kind === 'quick');
+  const count = runCount(study, selection, iterations, kind === 'quick');
 
   const chooseKind = (next: Kind) => {
     setKind(next);
     setSelection(next === 'quick' ? quickSelection(study) : columns);
-    setIterations(next === 'quick' ? study.quick.iterations : study.iterations);
+    setIterations(null);
   };
   const toggle = (axis: string, level: string, on: boolean) =>
     setSelection((current) => ({
@@ -41,7 +44,7 @@ export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
     setStarting(true);
     setProblems([]);
     // Every axis's levels, also those left whole: a quick run would otherwise take the recipe's.
-    startStudyRun(study.id, { quick: kind === 'quick', only: selection, iterations }).then(
+    startStudyRun(study.id, { quick: kind === 'quick', only: selection, ...(iterations === null ? {} : { iterations }) }).then(
       (run) => {
         setStarting(false);
         onStarted(run);
@@ -72,7 +75,7 @@ export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
       <p role="note" className={kind === 'quick' ? 'notice quick-note' : 'hint'}>
         {kind === 'quick'
           ? 'A quick run is a smoke test: a few configurations that finish fast, once each. It shows that the set-up works, not a result to compare with the study.'
-          : `A full run: every configuration chosen below, ${study.iterations} iterations each as the recipe says, ${study.parallel} at once. It takes hours.`}
+          : `A full run: every configuration chosen below, as many times as the recipe says (each experiment's iterations, below), ${study.parallel} at once. It takes hours.`}
       </p>
       <fieldset className="study-levels">
         <legend>Configurations</legend>
@@ -95,15 +98,23 @@ export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
           type="number"
           min={1}
           max={1000}
-          value={iterations}
-          onChange={(event) => setIterations(Math.max(1, Math.round(Number(event.target.value) || 1)))}
+          placeholder="the recipe's"
+          aria-describedby="study-iterations-hint"
+          value={iterations ?? ''}
+          onChange={(event) => setIterations(event.target.value === '' ? null : Math.max(1, Math.round(Number(event.target.value) || 1)))}
         />
+        <span id="study-iterations-hint" className="hint">
+          Empty: each configuration runs as many times as the recipe says.
+        </span>
       </div>
-      <p role="status">
-        {configurations === 0
-          ? 'The levels chosen make no configuration: choose at least one level of each axis.'
-          : `${configurations} configuration${configurations === 1 ? '' : 's'} × ${iterations} iteration${iterations === 1 ? '' : 's'} = ${runs} run${runs === 1 ? '' : 's'}, ${Math.min(study.parallel, runs)} at once`}
-      </p>
+      <p role="status">{runCountText(count, study.parallel)}</p>
+      {count.parts.some((part) => part.experiment) && (
+        <ul className="study-run-parts" aria-label="Runs per experiment">
+          {count.parts.map((part) => (
+            <li key={`${part.experiment} ${part.iterations}`}>{experimentRunText(part)}</li>
+          ))}
+        </ul>
+      )}
       {problems.length > 0 && (
         <ul className="field-problems" role="alert">
           {problems.map((problem) => (
@@ -111,7 +122,7 @@ export function StudyRunForm({ study, onStarted }: StudyRunFormProps) {
           ))}
         </ul>
       )}
-      <button type="submit" disabled={starting || configurations === 0}>
+      <button type="submit" disabled={starting || count.configurations === 0}>
         {starting ? 'Starting…' : `Start the ${kind} run`}
       </button>
     </form>

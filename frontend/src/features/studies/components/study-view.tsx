@@ -131,7 +131,7 @@ function FullRunsReport({ study }: { study: Study }) {
 
 /** RunReport is the live report of one study run, with its progress while it runs; onStatus hears of each change of its status. */
 function RunReport({ study, campaignId, onStatus }: { study: Study; campaignId: string; onStatus: () => void }) {
-  const { report, failure, status, progress } = useRunReport(study.id, campaignId);
+  const { report, failure, status, progress, reconnecting } = useRunReport(study.id, campaignId);
   useEffect(() => {
     if (status !== null) onStatus();
   }, [status, onStatus]);
@@ -148,6 +148,12 @@ function RunReport({ study, campaignId, onStatus }: { study: Study; campaignId: 
           <a href={paths.experiments.campaign(campaignId)}>Its campaign in the experiment console</a>
         </p>
         {progress && <CampaignProgressBar progress={progress} label="Study run progress" />}
+        {reconnecting && (
+          <p className="notice" role="status">
+            The live stream of this study run closed before it ended (was the backend restarted?): reconnecting… The progress shown is
+            the last heard.
+          </p>
+        )}
       </ReportView>
     </>
   );

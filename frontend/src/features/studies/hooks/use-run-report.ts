@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useBurstRefresh, useCampaignLive } from '../../../shared/runs';
+import { retryDelayMs, useBurstRefresh, useCampaignLive } from '../../../shared/runs';
 import { getStudyReport } from '../api/client';
 import type { StudyReport } from '../api/types';
 
@@ -33,15 +33,31 @@ export function useStudyReport(studyId: string, campaignIds: string[], version =
 /**
  * useRunReport is the live report of one study run: a study run is a campaign, so its stream
  * (WS api/campaigns/{id}/stream) gives its status and progress, and after each change the report
- * is asked for again, until the run is over.
+ * is asked for again, until the run is over. A stream that closes before the run is over is opened
+ * again after a growing delay (the backend's first message on it is the campaign's progress);
+ * `reconnecting` says when the progress shown is the last one heard.
  */
 export function useRunReport(studyId: string, campaignId: string) {
   const [version, setVersion] = useState(0);
   const refresh = useCallback(() => setVersion((count) => count + 1), []);
   const scheduleRefresh = useBurstRefresh(refresh, REFRESH_DELAY_MS);
-  const live = useCampaignLive(campaignId, scheduleRefresh);
+  const [connection, setConnection] = useState(0);
+  // Attempts since the stream was last open: each waits longer (retryDelayMs).
+  const [attempts, setAttempts] = useState(0);
+  const live = useCampaignLive(campaignId, scheduleRefresh, connection);
+  const reconnecting = live.stream === 'lost';
+  useEffect(() => {
+    if (live.stream === 'open') setAttempts(0);
+  }, [live.stream]);
+  useEffect(() => {
+    if (!reconnecting) return;
+    const timer = window.setTimeout(() => {
+      setAttempts((count) => count + 1);
+      setConnection((count) => count + 1);
+    }, retryDelayMs(attempts));
+    return () => window.clearTimeout(timer);
+  }, [reconnecting, attempts]);
   const { report, failure } = useStudyReport(studyId, [campaignId], version);
-
 
   const stored = report?.campaigns.find((campaign) => campaign.campaign_id === campaignId);
   return {
@@ -49,5 +65,6 @@ export function useRunReport(studyId: string, campaignId: string) {
     failure,
     status: live.status ?? stored?.status ?? null,
     progress: live.progress ?? stored?.progress ?? null,
+    reconnecting,
   };
 }

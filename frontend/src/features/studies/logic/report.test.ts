@@ -8,6 +8,12 @@ import {
   commonSource,
   boundText,
   boxCharts,
+  checkBoundText,
+  comparedColumn,
+  comparedText,
+  experimentRunText,
+  mediansText,
+  runCountText,
   configurationLabel,
   configurationMetrics,
   experimentParts,
@@ -107,7 +113,7 @@ describe('runs and checks', () => {
   it("counts a quick run's configurations and runs from the backend's list", () => {
     const listed = fromBackend.petrou2022;
     const selection = quickSelection(study);
-    expect(runCount(study, selection, 2, true)).toEqual({ configurations: listed.quick_configurations.length, runs: 2 * listed.quick_configurations.length });
+    expect(runCount(study, selection, 2, true)).toMatchObject({ configurations: listed.quick_configurations.length, runs: 2 * listed.quick_configurations.length });
     const all = { ...studyColumns(study) };
     expect(runCount(study, all, 10).configurations).toBe(listed.configurations.length);
     // Narrowed to one tunnel: the backend's configurations of that tunnel (or of none, where an experiment does not vary it).
@@ -115,10 +121,58 @@ describe('runs and checks', () => {
     expect(runCount(study, { ...all, tunnel: ['S(5,100)'] }, 1).configurations).toBe(s5.length);
   });
 
+  it("counts a full run as the recipe's: each experiment its own iterations (Petrou: 10 with one flow, 5 with five)", () => {
+    const all = { ...studyColumns(study) };
+    const count = runCount(study, all, null);
+    // The recipe's own count (labs/studies/petrou2022/study.yaml): 87 configurations, 670 runs, not 87 × 10.
+    expect(count).toMatchObject({ configurations: 87, runs: 670 });
+    const byExperiment = Object.fromEntries(count.parts.map((part) => [part.experiment, part]));
+    expect(byExperiment['one-flow']).toEqual({ experiment: 'one-flow', configurations: 24, iterations: 10, runs: 240 });
+    expect(byExperiment['five-flows']).toMatchObject({ configurations: 24, iterations: 5, runs: 120 });
+    expect(count.parts.map((part) => part.experiment)).toEqual(Object.keys(study.experiments));
+    expect(runCountText(count, study.parallel)).toBe("87 configurations, 670 runs in all (each experiment's iterations below), 8 at once");
+    expect(experimentRunText(byExperiment['five-flows'])).toBe('five-flows: 24 configurations × 5 iterations = 120 runs');
+    // An iteration count chosen on the form applies to every configuration.
+    expect(runCountText(runCount(study, all, 10), study.parallel)).toBe('87 configurations × 10 iterations = 870 runs, 8 at once');
+    // Narrowed to the one-flow experiment: one count of iterations, said as a product.
+    expect(runCountText(runCount(study, { ...all, experiment: ['one-flow'] }, null), study.parallel)).toBe('24 configurations × 10 iterations = 240 runs, 8 at once');
+    expect(runCountText(runCount(study, { ...all, experiment: [] }, null), study.parallel)).toBe(
+      'The levels chosen make no configuration: choose at least one level of each axis.',
+    );
+  });
+
   it("says a check's bound", () => {
     expect(boundText({ at_least: 3, at_most: null })).toBe('≥ 3');
     expect(boundText({ at_least: null, at_most: 1.6 })).toBe('≤ 1.6');
     expect(boundText({ at_least: 0.9, at_most: 1.1 })).toBe('between 0.9 and 1.1');
+    expect(boundText({ at_least: null, at_most: 7 }, 's')).toBe('≤ 7 s');
+  });
+
+  it('says a bound on a difference as a difference in the metric\'s unit, with each measured difference', () => {
+    const comparison = {
+      numerator: { channel: 'dvb-train', transport: 'picoquic-bbr', tunnel: 'none' },
+      denominator: { channel: 'ideal', transport: 'picoquic-bbr', tunnel: 'none' },
+      numerator_median: 23.56,
+      denominator_median: 17.38,
+      ratio: 23.56 / 17.38,
+      difference: 23.56 - 17.38,
+      value: 23.56 - 17.38,
+      holds: true,
+    };
+    const check = { compare: 'difference' as const, metric: 'flow_download_time_s', at_least: null, at_most: 7, comparisons: [comparison] };
+    expect(checkBoundText(check)).toBe('Each difference of medians must be ≤ 7 s');
+    expect(comparedColumn(check)).toBe('Difference');
+    expect(mediansText(check, comparison)).toBe('23.56 − 17.38');
+    expect(comparedText(check, comparison)).toBe('6.18 s');
+    // A ratio has no unit; a report made before `compare` compares ratios, or the median itself without a denominator.
+    const ratio = { ...check, compare: 'ratio' as const, at_most: 1.6 };
+    expect(checkBoundText(ratio)).toBe('Each ratio of medians must be ≤ 1.6');
+    expect([comparedColumn(ratio), mediansText(ratio, comparison), comparedText(ratio, comparison)]).toEqual(['Ratio', '23.56 / 17.38', '1.356']);
+    const older = report.checks[0];
+    expect(checkBoundText(older)).toBe(`Each ratio of medians must be ${boundText(older)}`);
+    const alone = { ...check, compare: null, at_most: 20, comparisons: [{ ...comparison, denominator: null, ratio: 23.56 }] };
+    expect(checkBoundText(alone)).toBe('Each median must be ≤ 20 s');
+    expect(comparedText(alone, alone.comparisons[0])).toBe('23.560');
   });
 
   it('says where a report comes from', () => {
@@ -167,7 +221,7 @@ describe('a study of several experiments (Martin & Khademi)', () => {
 
   it('counts each experiment as its own matrix, not every axis crossed', () => {
     const all = { experiment: Object.keys(martin.experiments), ...martin.axes };
-    expect(runCount(martin, all, 5)).toEqual({ configurations: 15 + 4 + 2 + 18 + 8, runs: 47 * 5 });
+    expect(runCount(martin, all, 5)).toMatchObject({ configurations: 15 + 4 + 2 + 18 + 8, runs: 47 * 5 });
     expect(runCount(martin, { ...all, experiment: ['upload-picoquic'] }, 1).configurations).toBe(8);
     const quick = quickSelection(martin);
     expect(quick.experiment).toEqual(['bulk', 'fairness', 'upload-ngtcp2']);

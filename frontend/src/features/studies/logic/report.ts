@@ -1,4 +1,5 @@
 import {
+  type CheckComparison,
   type Configuration,
   EXPERIMENT,
   type Experiment,
@@ -285,10 +286,54 @@ function combinations(axes: Selection, names: string[]): Configuration[] {
   );
 }
 
-/** boundText is a check's bound on each ratio: "≥ 3", "≤ 1.6", "between 0.9 and 1.1". */
-export function boundText({ at_least, at_most }: Pick<ReportCheck, 'at_least' | 'at_most'>): string {
-  if (at_least !== null && at_most !== null) return `between ${at_least} and ${at_most}`;
-  return at_least !== null ? `≥ ${at_least}` : `≤ ${at_most}`;
+/** boundText is a check's bound on each compared value, with its unit if any: "≥ 3", "≤ 7 s", "between 0.9 and 1.1". */
+export function boundText({ at_least, at_most }: Pick<ReportCheck, 'at_least' | 'at_most'>, unit = ''): string {
+  const withUnit = (value: number | null) => `${value}${unit ? ` ${unit}` : ''}`;
+  if (at_least !== null && at_most !== null) return `between ${at_least} and ${withUnit(at_most)}`;
+  return at_least !== null ? `≥ ${withUnit(at_least)}` : `≤ ${withUnit(at_most)}`;
+}
+
+export type CheckCompare = NonNullable<ReportCheck['compare']>;
+
+/**
+ * checkCompare is what a check's bounds apply to: the report's `compare`, or in a report made
+ * before it said so, each ratio of medians (the median itself where there is no denominator).
+ */
+export function checkCompare(check: Pick<ReportCheck, 'compare' | 'comparisons'>): CheckCompare {
+  if (check.compare) return check.compare;
+  return check.comparisons.every((comparison) => comparison.denominator === null) ? 'value' : 'ratio';
+}
+
+const comparedNames: Record<CheckCompare, { each: string; column: string }> = {
+  ratio: { each: 'ratio of medians', column: 'Ratio' },
+  difference: { each: 'difference of medians', column: 'Difference' },
+  value: { each: 'median', column: 'Median' },
+};
+
+/** comparedColumn heads the column of what a check's bounds apply to: "Ratio", "Difference", "Median". */
+export const comparedColumn = (check: Pick<ReportCheck, 'compare' | 'comparisons'>) => comparedNames[checkCompare(check)].column;
+
+/**
+ * checkBoundText says a check's bound on each comparison, in the metric's unit where the bound
+ * has one (a difference, a median; a ratio has none): "Each difference of medians must be ≤ 7 s".
+ */
+export function checkBoundText(check: Pick<ReportCheck, 'compare' | 'comparisons' | 'metric' | 'at_least' | 'at_most'>): string {
+  const compare = checkCompare(check);
+  return `Each ${comparedNames[compare].each} must be ${boundText(check, compare === 'ratio' ? '' : metricUnit(check.metric))}`;
+}
+
+/** mediansText gives a comparison's medians as the check compares them: "23.56 − 17.38" for a difference, "430.14 / 17.87" for a ratio. */
+export function mediansText(check: Pick<ReportCheck, 'compare' | 'comparisons'>, comparison: CheckComparison): string {
+  if (!comparison.denominator) return formatFigure(comparison.numerator_median);
+  const operator = checkCompare(check) === 'difference' ? '−' : '/';
+  return `${formatFigure(comparison.numerator_median)} ${operator} ${formatFigure(comparison.denominator_median)}`;
+}
+
+/** comparedText is the value a comparison's bound applies to: its ratio (3 decimals), its difference with its unit ("6.18 s"), or its median. */
+export function comparedText(check: Pick<ReportCheck, 'compare' | 'comparisons' | 'metric'>, comparison: CheckComparison): string {
+  if (checkCompare(check) !== 'difference') return formatFigure(comparison.ratio, 3);
+  const difference = comparison.difference ?? null;
+  return difference === null ? formatFigure(difference) : formatWithUnit(check.metric)(difference);
 }
 
 export type CheckVerdict = 'holds' | 'fails' | 'not measured';
@@ -309,14 +354,60 @@ const selects = (selection: Selection, configuration: StudyConfiguration) =>
   (!configuration.experiment || (selection[EXPERIMENT] ?? []).includes(configuration.experiment)) &&
   Object.entries(configuration.levels).every(([column, level]) => column === EXPERIMENT || level === '' || (selection[column] ?? []).includes(level));
 
+/** One experiment's part of a study run: its configurations, each run `iterations` times. */
+export interface ExperimentRunCount {
+  /** Its name ('' in a study without experiments). */
+  experiment: string;
+  configurations: number;
+  iterations: number;
+  runs: number;
+}
+
+export interface RunCount {
+  configurations: number;
+  runs: number;
+  /** Per experiment, in the backend's order (an experiment twice if its configurations run different iterations). */
+  parts: ExperimentRunCount[];
+}
+
 /**
  * runCount is how many configurations and runs a study run of the selected levels makes: those of
- * the backend's list (the quick run's for a quick run) that the selection takes, each run
- * `iterations` times.
+ * the backend's list (the quick run's for a quick run) that the selection takes, each run as many
+ * times as the backend says (its experiment's iterations), or `iterations` times if one is chosen.
  */
-export function runCount(study: Study, selection: Selection, iterations: number, quick = false): { configurations: number; runs: number } {
-  const configurations = studyConfigurations(study, quick).filter((configuration) => selects(selection, configuration)).length;
-  return { configurations, runs: configurations * iterations };
+export function runCount(study: Study, selection: Selection, iterations: number | null, quick = false): RunCount {
+  const chosen = studyConfigurations(study, quick).filter((configuration) => selects(selection, configuration));
+  const parts: ExperimentRunCount[] = [];
+  for (const configuration of chosen) {
+    const each = iterations ?? configuration.iterations;
+    const part = parts.find((one) => one.experiment === configuration.experiment && one.iterations === each);
+    if (part) {
+      part.configurations += 1;
+      part.runs += each;
+    } else {
+      parts.push({ experiment: configuration.experiment, configurations: 1, iterations: each, runs: each });
+    }
+  }
+  return { configurations: chosen.length, runs: parts.reduce((total, part) => total + part.runs, 0), parts };
+}
+
+const counted = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** experimentRunText says one experiment's part: "five-flows: 24 configurations × 5 iterations = 120 runs". */
+export const experimentRunText = ({ experiment, configurations, iterations, runs }: ExperimentRunCount) =>
+  `${experiment ? `${experiment}: ` : ''}${counted(configurations, 'configuration')} × ${counted(iterations, 'iteration')} = ${counted(runs, 'run')}`;
+
+/**
+ * runCountText says a study run's size in a line: "3 configurations × 1 iteration = 3 runs, 3 at
+ * once", or where its configurations run different numbers of iterations, the total alone (each
+ * experiment's part says its own).
+ */
+export function runCountText({ configurations, runs, parts }: RunCount, parallel: number): string {
+  if (configurations === 0) return 'The levels chosen make no configuration: choose at least one level of each axis.';
+  const atOnce = `${Math.min(parallel, runs)} at once`;
+  const iterations = new Set(parts.map((part) => part.iterations));
+  if (iterations.size === 1) return `${experimentRunText({ experiment: '', configurations, iterations: parts[0].iterations, runs })}, ${atOnce}`;
+  return `${counted(configurations, 'configuration')}, ${counted(runs, 'run')} in all (each experiment's iterations below), ${atOnce}`;
 }
 
 /** quickSelection is every column's levels the quick run takes: those its configurations name. */
