@@ -83,7 +83,7 @@ test("shows the Petrou study, its published figures and the shipped report's num
     const verdict = check.holds === null ? 'not measured' : check.holds ? 'holds' : 'fails';
     const item = section.getByRole('listitem').filter({ hasText: `${check.id}:` });
     await expect(item.locator('.check-verdict')).toHaveText(verdict);
-    const ratios = item.getByRole('table', { name: `Ratios of ${check.id}` });
+    const ratios = item.getByRole('table', { name: `Comparisons of ${check.id}` });
     await expect(ratios.locator('tbody tr')).toHaveCount(check.comparisons.length);
     await expect(ratios.locator('tbody tr td:nth-child(4)')).toHaveText(check.comparisons.map((comparison) => figure(comparison.ratio, 3)));
   }
