@@ -176,13 +176,16 @@ async function expectChecks(section: Locator, report: StudyReport) {
     const statement = `[id="check-${check.id}"]`;
     await expect(section.locator(statement)).toHaveText(`${verdict} ${check.id}: ${check.statement}`);
     const item = section.getByRole('listitem').filter({ has: section.page().locator(statement) });
-    const rows = item.getByRole('table', { name: `Ratios of ${check.id}` }).locator('tbody tr');
+    const rows = item.getByRole('table', { name: `Comparisons of ${check.id}` }).locator('tbody tr');
     await expect(rows).toHaveCount(check.comparisons.length);
     for (const [index, comparison] of check.comparisons.entries()) {
       const cells = rows.nth(index).locator('td');
-      await expect(cells.nth(2)).toHaveText(`${figure(comparison.numerator_median)}${comparison.denominator ? ` / ${figure(comparison.denominator_median)}` : ''}`);
-      // The page's column is each comparison's ratio; a difference check's bound is on the difference.
-      if (check.compare !== 'difference') await expect(cells.nth(3)).toHaveText(figure(comparison.ratio, 3));
+      // A difference check's bound is on each difference of medians, in the metric's unit; the others' on each ratio (or median).
+      const difference = check.compare === 'difference';
+      await expect(cells.nth(2)).toHaveText(`${figure(comparison.numerator_median)}${comparison.denominator ? ` ${difference ? '−' : '/'} ${figure(comparison.denominator_median)}` : ''}`);
+      // (The recipe's difference checks are on download times, in seconds.)
+      const differenceText = comparison.difference === null || comparison.difference === undefined ? '–' : `${figure(comparison.difference)} s`;
+      await expect(cells.nth(3)).toHaveText(difference ? differenceText : figure(comparison.ratio, 3));
       await expect(cells.nth(4)).toHaveText(comparison.holds === null ? '–' : comparison.holds ? 'yes' : 'no');
     }
     if (check.holds === false) await expectWhy(item.locator('.check-why'), check.explanation);
@@ -298,7 +301,10 @@ test('a full run narrowed on the page to one configuration joins the report of e
   const form = page.getByRole('form', { name: 'New study run' });
   await form.getByRole('radio', { name: 'Full' }).check();
   await expect(form.getByRole('note')).toContainText('A full run');
-  await expect(form.getByRole('status')).toHaveText(new RegExp(`^${counted(full.length, 'configuration')} × `));
+  // Each configuration as many times as its experiment says (Petrou: 10 with one flow, 5 with five): no iteration count is sent.
+  await expect(form.getByLabel('Iterations')).toHaveValue('');
+  const fullRuns = full.reduce((total, configuration) => total + configuration.iterations, 0);
+  await expect(form.getByRole('status')).toHaveText(new RegExp(`^${counted(full.length, 'configuration')}, ${counted(fullRuns, 'run')} in all `));
 
   // The full run's first configuration, once: every other experiment and level unticked.
   const [kept] = full;
