@@ -383,3 +383,36 @@ test("a quick run of one experiment of a study of several shows each metric satl
   await expect(report.getByRole('table', { name: /Experiment zero-rtt/ })).toBeVisible(); // its published medians, not run
   await page.screenshot({ path: 'test-output/studies-kuhn-quick-run.png', fullPage: true });
 });
+
+test("a study run's live stream cut short: the page says it is reconnecting, reconnects by itself and follows the run to its end", async ({ page }) => {
+  test.setTimeout(180_000);
+  // The study run's first stream is cut after its first message (as a restarted backend or a proxy
+  // would cut it); the streams after it pass untouched.
+  let streams = 0;
+  await page.routeWebSocket(/\/api\/campaigns\/[^/]+\/stream$/, (socket) => {
+    streams += 1;
+    const server = socket.connectToServer();
+    if (streams > 1) return;
+    server.onMessage((message) => {
+      socket.send(message);
+      socket.close({ code: 1011, reason: 'cut by the test' });
+      server.close();
+    });
+  });
+  await page.goto('./?lab=studies&study=kuhn2021');
+  const form = page.getByRole('form', { name: 'New study run' });
+  const experiments = form.getByRole('group', { name: 'experiment', exact: true });
+  for (const name of ['zero-rtt', 'window']) await experiments.getByRole('checkbox', { name, exact: true }).uncheck();
+  await expect(form.getByRole('status')).toHaveText('1 configuration × 1 iteration = 1 run, 1 at once');
+  await form.getByRole('button', { name: 'Start the quick run' }).click();
+
+  const report = page.getByRole('region', { name: /^Report of study run c[0-9a-f]+$/ });
+  const reconnecting = report.getByRole('status').filter({ hasText: 'reconnecting…' });
+  await expect(reconnecting).toBeVisible();
+  // Not frozen at the progress heard before the cut: a new stream follows the run to its end.
+  await expect(report.getByRole('progressbar', { name: 'Study run progress' })).toHaveAttribute('aria-valuetext', '1/1 runs finished: 1 done, 0 failed, 0 running', {
+    timeout: 120_000,
+  });
+  await expect(reconnecting).toHaveCount(0);
+  expect(streams).toBeGreaterThan(1);
+});
