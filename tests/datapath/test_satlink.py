@@ -204,7 +204,10 @@ def test_frames_bunch_departures_and_lose_whole_frames():
     runs = loss_runs(received, count)
     assert summary["ab"]["drops_channel"] == count - len(received)
     assert 8 <= len(runs) <= 12, runs  # one frame per 100 ms over about 1 s
-    assert all(15 <= length <= 25 for _, length in runs), runs
+    # A frame holds what the sender put in its 10 ms: 20 datagrams when its pacing keeps time; a
+    # sender descheduled on a loaded host bunches them, so a frame or two may hold more or fewer.
+    assert mostly([15 <= length <= 25 for _, length in runs]), runs
+    assert netlab.median([length for _, length in runs]) == pytest.approx(20, abs=2), runs
     arrivals = sorted(t for _, t, _ in sink.arrivals)
     gaps_ms = [(later - earlier) / 1e6 for earlier, later in itertools.pairwise(arrivals)]
     between_frames = [gap for gap in gaps_ms if gap > 2]
