@@ -1,19 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { expect, test } from './fixtures';
+import { freePort } from './own-backend';
 
 // A backend of its own (not the suite's), stopped and started again under the page, as an
 // instructor restarting `satlab serve` would: real processes, a real outage.
 test.skip(Boolean(process.env.E2E_BACKEND_SKIP), process.env.E2E_BACKEND_SKIP);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}/`;

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from './fixtures';
+import { freePort } from './own-backend';
 
 // Signing in, against a real `satlab serve` of its own: with an instructor token, so that sign-in
 // is required even on loopback (the shared backend of the other specs runs without one).
@@ -16,14 +16,6 @@ const dist = fileURLToPath(new URL('../dist', import.meta.url));
 let server: ChildProcess;
 let scratch: string;
 let site: string;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 test.beforeAll(async () => {
   const port = await freePort();

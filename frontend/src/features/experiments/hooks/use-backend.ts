@@ -2,7 +2,8 @@ import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { ApiError, BackendMissingError } from '../../../shared/api';
 import { type Capabilities, getCapabilities, getLabs, type Lab, openStream, whenUnreachable } from '../../../shared/runs';
 import { getOpenApi, type Limits, limitsFromOpenApi } from '../api/limits';
-import { connectionReducer, initialConnection, retryDelayMs } from '../logic/connection';
+import { retryDelayMs } from '../../../shared/runs';
+import { connectionReducer, initialConnection } from '../logic/connection';
 
 export type Backend =
   | { status: 'checking' }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { connectionReducer, initialConnection, retryDelayMs } from './connection';
+import { retryDelayMs } from '../../../shared/runs';
+import { connectionReducer, initialConnection } from './connection';
 
 describe('connectionReducer', () => {
   it('starts a new generation when the lost backend answers again', () => {

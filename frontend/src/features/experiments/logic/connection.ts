@@ -33,6 +33,3 @@ export function connectionReducer(connection: Connection, action: ConnectionActi
       return { ...connection, lost: false, attempts: 0, generation: connection.generation + 1 };
   }
 }
-
-// The wait between two attempts is shared with the other pages that reconnect (a study run's stream).
-export { RETRY_MAX_MS, retryDelayMs } from '../../../shared/runs';
