@@ -40,11 +40,18 @@ def test_the_hypotheses_run_the_recipes_channels_and_tunnel():
     # One truth for each channel: an experiment about a gap runs the channel and tunnel the recipe runs.
     levels = {name: axis.levels for name, axis in load_study(LABS / "studies" / "petrou2022").spec.axes.items()}
     recipe_channels = [levels["channel"]["optical"], levels["channel"]["dvb-train"]]
-    for name in ("h1-late-repairs-reordering.yaml", "h6-host-alone.yaml", "h6-host-concurrent.yaml"):
-        matrix = _matrix("petrou2022", name)
-        assert matrix["path.forward.channel"] == recipe_channels, name
-        assert matrix["tunnel"] == [None, levels["tunnel"]["S(10,100)"]], name
-    assert _matrix("petrou2022", "h6-host-alone.yaml") == _matrix("petrou2022", "h6-host-concurrent.yaml")
+    h1 = _matrix("petrou2022", "h1-late-repairs-reordering.yaml")
+    assert h1["path.forward.channel"] == recipe_channels
+    assert h1["tunnel"] == [None, levels["tunnel"]["S(10,100)"]]
+    # H6, per kind of run: the same configurations and seed one run at a time and 8 at once.
+    for kind, tunnel in (("fec", levels["tunnel"]["S(10,100)"]), ("no-fec", None)):
+        alone, concurrent = (yaml.safe_load((LABS / "studies" / "petrou2022" / "experiments" / f"h6-{arm}-{kind}.yaml")
+                                            .read_text()) for arm in ("alone", "concurrent"))
+        assert alone["matrix"]["path.forward.channel"] == recipe_channels
+        assert alone["set"]["tunnel"] == tunnel
+        assert {key: value for key, value in alone.items() if key not in ("name", "parallel")} == \
+            {key: value for key, value in concurrent.items() if key not in ("name", "parallel")}
+        assert (alone["parallel"], concurrent["parallel"]) == (1, 8)
 
 
 def test_the_claypool_experiment_runs_geo_viasats_forward_link_and_its_constant_median():
