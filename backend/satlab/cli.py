@@ -32,6 +32,7 @@ from satlab.scenario import ScenarioError, describe, load, parse_yaml
 from satlab.service import export
 from satlab.service.admission import Refused
 from satlab.service.campaign import load_campaign
+from satlab.service.campaign_driver import CampaignRunning
 from satlab.service.export import destination, selection
 from satlab.service.labs import preset_file
 from satlab.service.runs import RunManager
@@ -192,6 +193,15 @@ def _campaign(args: argparse.Namespace) -> int:
                 raise ScenarioError([f"--resume: there is no campaign {args.resume!r} in {args.db}"])
             manager.resume_campaign(args.resume)
             return str(args.resume)
+        if args.redo_unfaithful:
+            if manager.store.get_campaign(args.redo_unfaithful) is None:
+                raise ScenarioError([f"--redo-unfaithful: there is no campaign {args.redo_unfaithful!r} in {args.db}"])
+            try:
+                count = manager.redo_unfaithful(args.redo_unfaithful)
+            except CampaignRunning as error:
+                raise ScenarioError([f"--redo-unfaithful: {error}"]) from error
+            _say(f"campaign {args.redo_unfaithful}: running again {count} of its runs whose host did not keep up")
+            return str(args.redo_unfaithful)
         spec, items = load_campaign(args.file, settings.labs_dir)
         if args.parallel:
             spec = spec.model_copy(update={"parallel": args.parallel})
@@ -395,6 +405,9 @@ def main(argv: list[str] | None = None) -> int:
     which = campaign.add_mutually_exclusive_group(required=True)
     which.add_argument("file", nargs="?")
     which.add_argument("--resume", metavar="CAMPAIGN_ID", help="run what an interrupted campaign has left")
+    which.add_argument("--redo-unfaithful", metavar="CAMPAIGN_ID",
+                       help="run again a finished campaign's runs whose host did not keep up (satlink's lateness "
+                            "at or above its limit); the old runs stay stored, the campaign's results take the new")
     campaign.add_argument("--parallel", type=int, choices=range(1, 9), metavar="1..8",
                           help="runs at once (default: the campaign's `parallel`)")
     campaign.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")

@@ -145,6 +145,43 @@ def test_campaign_shows_progress_and_exports_a_row_per_run(tmp_path):
     assert listing.stdout.count(" done ") == 2
 
 
+@pytest.mark.needs_root
+def test_campaign_redo_unfaithful_runs_again_only_the_runs_whose_host_did_not_keep_up(tmp_path):
+    db = str(tmp_path / "satlab.db")
+    done = subprocess.run(SATLAB + ["--db", db, "campaign", str(write_campaign(tmp_path)), "--json"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    campaign_id = json.loads(done.stdout)["campaign_id"]
+    with Store(db) as store:
+        items = store.campaign_items(campaign_id)
+        unfaithful = items[1].run_id
+        # What satlink's lateness says of a run whose host was taken away (CPU steal) mid-run.
+        with store._write() as write:
+            write.execute("UPDATE runs SET host_kept_up = 0 WHERE run_id = ?", (unfaithful,))
+    redo = subprocess.run(SATLAB + ["--db", db, "campaign", "--redo-unfaithful", campaign_id, "--json"],
+                          capture_output=True, text=True, timeout=180)
+    assert redo.returncode == 0, redo.stderr
+    assert f"campaign {campaign_id}: running again 1 of its runs whose host did not keep up" in redo.stderr
+    assert json.loads(redo.stdout)["progress"] == {"total": 2, "pending": 0, "running": 0, "done": 2, "failed": 0,
+                                                   "cancelled": 0}
+    with Store(db) as store:
+        after = store.campaign_items(campaign_id)
+        assert after[0].run_id == items[0].run_id and after[1].run_id not in (None, unfaithful)
+        assert store.get_run(after[1].run_id).status == "done"
+        # The unfaithful run stays, with its evidence and its campaign.
+        old = store.get_run(unfaithful)
+        assert (old.campaign_id, old.host_kept_up) == (campaign_id, False)
+        # Only a new run whose own host did not keep up (a loaded machine) would be redone again.
+        left = [item.run_id for item in store.unfaithful_items(campaign_id)]
+        assert unfaithful not in left
+    again = subprocess.run(SATLAB + ["--db", db, "campaign", "--redo-unfaithful", campaign_id],
+                           capture_output=True, text=True, timeout=180)
+    assert again.returncode == 0 and f"running again {len(left)} of its runs" in again.stderr
+    unknown = subprocess.run(SATLAB + ["--db", db, "campaign", "--redo-unfaithful", "c0ffee"],
+                             capture_output=True, text=True, timeout=60)
+    assert unknown.returncode == 2 and "--redo-unfaithful: there is no campaign 'c0ffee'" in unknown.stderr
+
+
 def test_export_of_an_unknown_run_exits_2(tmp_path):
     done = subprocess.run(SATLAB + ["--db", str(tmp_path / "satlab.db"), "export", "summary", "ffffff"],
                           capture_output=True, text=True, timeout=30)

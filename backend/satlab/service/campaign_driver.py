@@ -49,6 +49,10 @@ class CampaignClaimed(RuntimeError):
     """Another satlab process drives the campaign."""
 
 
+class CampaignRunning(RuntimeError):
+    """The campaign has not finished: what is asked of it waits until it has."""
+
+
 class CampaignDriver:
     def __init__(self, store: Store, queue: RunQueue, broker: Broker):
         self.store, self._queue, self._broker = store, queue, broker

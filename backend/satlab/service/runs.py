@@ -19,7 +19,7 @@ from satlab.scenario import Scenario, validate
 from satlab.service.admission import OPERATOR, Admission, Caller, CampaignRequest, Policy
 from satlab.service.broker import Broker
 from satlab.service.campaign import CampaignItem, CampaignSpec
-from satlab.service.campaign_driver import CampaignDriver
+from satlab.service.campaign_driver import CampaignDriver, CampaignRunning
 from satlab.service.labs import preset_of
 from satlab.service.queue import RunQueue, host_calibration
 from satlab.service.remote import RemoteRuns
@@ -97,6 +97,29 @@ class RunManager:
             if left:
                 self.admission.campaign(caller, request)
             self.campaigns.resume(campaign_id)
+
+    def redo_unfaithful(self, campaign_id: str, caller: Caller = OPERATOR) -> int:
+        """Run again the runs of a finished campaign whose host did not keep
+        up, admitted for caller like a new campaign of those runs: their items
+        go back to pending (the runs stay stored, with their evidence and the
+        campaign's id) and the campaign resumes; how many. KeyError for an
+        unknown campaign, CampaignRunning for one still running, admission.Refused."""
+        campaign = self.store.get_campaign(campaign_id)
+        if campaign is None:
+            raise KeyError(f"no campaign {campaign_id!r}")
+        if campaign.status == "running":
+            raise CampaignRunning(f"campaign {campaign_id} is still running: redo its runs once it has finished")
+        redo = self.store.unfaithful_items(campaign_id)
+        if not redo:
+            return 0
+        request = _campaign_request([(item.configuration, item.parameters, item.scenario) for item in redo],
+                                    campaign.spec, campaign.study)
+        with self.queue.lock:
+            self.admission.campaign(caller, request)
+            for item in redo:
+                self.store.set_item(campaign_id, item.item_index, "pending")
+            self.campaigns.resume(campaign_id)
+        return len(redo)
 
     def cancel_campaign(self, campaign_id: str) -> bool:
         return self.campaigns.cancel(campaign_id)

@@ -165,6 +165,16 @@ class CampaignTables(Database):
                               (campaign_id, *([status] if status is not None else []))).fetchall()
         return [CampaignItemWithScenario(**decoded(row)) for row in rows]
 
+    def unfaithful_items(self, campaign_id: str) -> list[CampaignItemWithScenario]:
+        """The campaign's done items whose run's host did not keep up (its
+        fidelity evidence: satlink's lateness at or above its limit), in item order."""
+        fields = ", ".join(f"i.{field}" for field in _ITEM_FIELDS.split(", "))
+        with self._read() as db:
+            rows = db.execute(f"SELECT {fields}, i.scenario_json FROM campaign_items i JOIN runs r "
+                              "ON r.run_id = i.run_id WHERE i.campaign_id = ? AND i.status = 'done' "
+                              "AND r.host_kept_up = 0 ORDER BY i.item_index", (campaign_id,)).fetchall()
+        return [CampaignItemWithScenario(**decoded(row)) for row in rows]
+
     def pending_items(self, campaign_id: str) -> list[CampaignItemWithScenario]:
         """The items still to run, in item order, with their scenarios."""
         return self.campaign_items(campaign_id, "pending")
