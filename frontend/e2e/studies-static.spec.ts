@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import type { StudyDetail, StudyList, StudyReport } from '../src/features/studies/api/types';
-import { configurationMetrics } from '../src/features/studies/logic/report';
+import { comparedText, configurationMetrics } from '../src/features/studies/logic/report';
 import { expect, test } from './fixtures';
 
 // The built site on a plain static server, no backend: the Studies page shows the Petrou recipe
@@ -34,14 +34,27 @@ test("shows the Petrou study, its published figures and the shipped report's num
   await expect(section.getByText(new RegExp(`^${report.summary.in_band} of the ${report.summary.measured} published figures? satlab measured (is|are) in band`))).toBeVisible();
   await expect(section.getByRole('note').filter({ hasText: 'A quick run' })).toHaveCount(report.quick ? 1 : 0);
 
-  // A row per figure of the shipped report (a report older than its recipe has fewer than
-  // published.csv): the study's value beside satlab's median [IQR], n and ratio.
-  const table = section.getByRole('table', { name: "Published figures beside satlab's" });
-  await expect(table.locator('tbody tr')).toHaveCount(report.rows.length);
-  for (const [index, row] of report.rows.entries()) {
+  // An experiment per fold, the first open, each with its table: Table II's single flows first.
+  const experiments = (report.axes.experiment ?? []).filter(
+    (name) => report.rows.some((row) => row.configuration.experiment === name) || report.configurations.some((entry) => entry.configuration.experiment === name),
+  );
+  expect(experiments[0]).toBe('one-flow');
+  for (const [index, experiment] of experiments.entries()) {
+    const fold = section.locator('details.study-experiment').filter({ has: page.getByText(`(${experiment})`, { exact: true }) });
+    await expect(fold).toHaveJSProperty('open', index === 0);
+    await expect(fold.getByRole('table', { name: `Experiment ${experiment}: published figures beside satlab's`, includeHidden: true })).toHaveCount(1);
+  }
+
+  // A line per published figure of the experiment (its spreads after its medians): the study's value
+  // beside satlab's median [IQR], n, ratio and verdict, the download time's group of columns first.
+  const fold = section.locator('details.study-experiment').filter({ has: page.getByText('(one-flow)', { exact: true }) });
+  const table = fold.getByRole('table', { name: "Experiment one-flow: published figures beside satlab's" });
+  const rows = report.rows.filter((row) => row.configuration.experiment === 'one-flow');
+  await expect(table.locator('tbody tr')).toHaveCount(rows.length);
+  for (const [index, row] of rows.entries()) {
     const iqr = row.statistic === 'median' && row.q1 !== null && row.q3 !== null ? ` [${figure(row.q1)}–${figure(row.q3)}]` : '';
     const verdict = row.band === null ? '–' : row.in_band === null ? 'not measured' : row.in_band ? '✓ in band' : '✗ out of band';
-    await expect(table.locator('tbody tr').nth(index).locator('th, td')).toHaveText(
+    await expect(table.locator('tbody tr').nth(index).locator(':scope > :nth-child(-n+6)')).toHaveText(
       [
         `${label(row.configuration)}${row.statistic === 'median' ? '' : `, ${row.statistic}`}${row.source === 'Table II' ? '' : ` (${row.source})`}`,
         figure(row.published),
@@ -55,14 +68,14 @@ test("shows the Petrou study, its published figures and the shipped report's num
   }
 
   // The band and why, as the mark's description, shown on keyboard focus (and hover).
-  const judged = report.rows.findIndex((row) => row.band !== null);
-  const mark = table.locator('tbody tr').nth(judged).getByRole('button');
-  const tip = `Band ${report.rows[judged].band}: ${report.rows[judged].band_reason}`;
+  const judged = rows.findIndex((row) => row.band !== null);
+  const mark = table.locator('tbody tr').nth(judged).getByRole('button').first();
+  const tip = `Band ${rows[judged].band}: ${rows[judged].band_reason}`;
   await expect(mark).toHaveAccessibleDescription(tip);
   await expect(page.getByRole('tooltip').filter({ hasText: tip })).toBeHidden();
-  // The keyboard reaches it from the CSV link within a few stops (the table's scroll box is one).
+  // The keyboard reaches it from the CSV link within a few stops (the fold's title and the table's scroll box are two).
   await section.getByRole('link', { name: 'Report CSV' }).focus();
-  for (let stops = 0; stops < 3 && !(await mark.evaluate((element) => element === document.activeElement)); stops++) {
+  for (let stops = 0; stops < 4 && !(await mark.evaluate((element) => element === document.activeElement)); stops++) {
     await page.keyboard.press('Tab');
   }
   await expect(mark).toBeFocused();
@@ -70,28 +83,29 @@ test("shows the Petrou study, its published figures and the shipped report's num
   await mark.press('Escape');
   await expect(page.getByRole('tooltip').filter({ hasText: tip })).toBeHidden();
 
-  // A box plot per channel and transport, the published medians drawn on them.
-  const pairs = new Set(report.configurations.map((entry) => label(entry.configuration).split(' · ').slice(0, 2).join(' · ')));
-  const charts = section.getByRole('img', { name: /published median/ });
+  // The download times as a box plot per channel and transport, the published medians drawn on them.
+  const oneFlow = report.configurations.filter((entry) => entry.configuration.experiment === 'one-flow');
+  const pairs = new Set(oneFlow.map((entry) => label(entry.configuration).split(' · ').slice(0, 2).join(' · ')));
+  const charts = fold.getByRole('img', { name: /^Flow download time, s: .*published median/ });
   await expect(charts).toHaveCount(pairs.size);
-  await expect(section.locator('circle.box-point')).toHaveCount(
-    report.configurations.reduce((total, entry) => total + configurationMetrics(entry).download_time_s.values.length, 0),
+  await expect(charts.locator('circle.box-point')).toHaveCount(
+    oneFlow.reduce((total, entry) => total + configurationMetrics(entry).flow_download_time_s.values.length, 0),
   );
 
-  // Each conclusion, with its verdict and its ratios.
+  // Each conclusion, with its verdict and what it compares: ratios, or differences in seconds.
   for (const check of report.checks) {
     const verdict = check.holds === null ? 'not measured' : check.holds ? 'holds' : 'fails';
     const item = section.getByRole('listitem').filter({ hasText: `${check.id}:` });
     await expect(item.locator('.check-verdict')).toHaveText(verdict);
     const ratios = item.getByRole('table', { name: `Comparisons of ${check.id}` });
     await expect(ratios.locator('tbody tr')).toHaveCount(check.comparisons.length);
-    await expect(ratios.locator('tbody tr td:nth-child(4)')).toHaveText(check.comparisons.map((comparison) => figure(comparison.ratio, 3)));
+    await expect(ratios.locator('tbody tr td:nth-child(4)')).toHaveText(check.comparisons.map((comparison) => comparedText(check, comparison)));
   }
 
   // The shipped report as CSV, made in the page: a header and a row per published figure.
   const csv = await section.getByRole('link', { name: 'Report CSV' }).getAttribute('href');
   const lines = decodeURIComponent(csv?.replace(/^data:text\/csv;charset=utf-8,/, '') ?? '').trim().split('\n');
-  expect(lines[0]).toContain('published_download_time_s,satlab_download_time_s');
+  expect(lines[0]).toContain('published_flow_download_time_s,satlab_flow_download_time_s');
   expect(lines).toHaveLength(report.rows.length + 1);
   await page.screenshot({ path: 'test-output/studies-static.png', fullPage: true });
 });

@@ -14,10 +14,10 @@ describe('reportCsv', () => {
     expect(rows.columns).toEqual([
       ...Object.keys(report.axes),
       'statistic',
-      'published_download_time_s',
-      'satlab_download_time_s',
-      'q1_download_time_s',
-      'q3_download_time_s',
+      'published_flow_download_time_s',
+      'satlab_flow_download_time_s',
+      'q1_flow_download_time_s',
+      'q3_flow_download_time_s',
       'n',
       'failed',
       'ratio',
@@ -29,8 +29,8 @@ describe('reportCsv', () => {
     report.rows.forEach((row, index) => {
       const line = rows[index];
       expect(line.tunnel).toBe(row.configuration.tunnel);
-      expect(Number(line.published_download_time_s)).toBe(row.published);
-      expect(line.satlab_download_time_s === '' ? null : Number(line.satlab_download_time_s)).toBe(row.satlab);
+      expect(Number(line.published_flow_download_time_s)).toBe(row.published);
+      expect(line.satlab_flow_download_time_s === '' ? null : Number(line.satlab_flow_download_time_s)).toBe(row.satlab);
       expect(line.in_band).toBe(row.in_band === null ? '' : row.in_band ? 'yes' : 'no');
     });
   });
