@@ -96,10 +96,9 @@ build-asan: deps
 build-wasm: deps
 	codec/wasm/build.sh
 
-# The browser labs as a static site in frontend/dist, with the codec's .wasm
-# (under make test, without the type check make check has just run).
+# The browser labs as a static site in frontend/dist, with the codec's .wasm.
 build-frontend: build-wasm
-	cd frontend && $(if $(CHECKED),npx vite build,npm run build)
+	cd frontend && npm run build
 
 # The fast first stage: what fails in minutes fails here, before the long suite:
 # the codec's unit tests, the backend's lint, types and rootless tests, the
