@@ -117,6 +117,14 @@ def write_campaign(tmp_path: Path, **changes) -> Path:
     return path
 
 
+def run_campaign(tmp_path: Path, db: str) -> subprocess.CompletedProcess[str]:
+    """write_campaign's campaign, really run into db (root), --json: it must end well."""
+    done = subprocess.run(SATLAB + ["--db", db, "campaign", str(write_campaign(tmp_path)), "--json"],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def test_campaign_with_a_bad_matrix_exits_2_naming_the_entry(tmp_path):
     file = write_campaign(tmp_path, matrix={"flows.0.cc": ["cubic", "tahoe"]})
     done = subprocess.run(SATLAB + ["campaign", str(file)], capture_output=True, text=True, timeout=30)
@@ -127,9 +135,7 @@ def test_campaign_with_a_bad_matrix_exits_2_naming_the_entry(tmp_path):
 @pytest.mark.needs_root
 def test_campaign_shows_progress_and_exports_a_row_per_run(tmp_path):
     db = str(tmp_path / "satlab.db")
-    done = subprocess.run(SATLAB + ["--db", db, "campaign", str(write_campaign(tmp_path)), "--json"],
-                          capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
+    done = run_campaign(tmp_path, db)
     assert "2/2 runs: 2 done, 0 failed" in done.stderr
     campaign = json.loads(done.stdout)
     assert campaign["status"] == "done"
@@ -148,10 +154,7 @@ def test_campaign_shows_progress_and_exports_a_row_per_run(tmp_path):
 @pytest.mark.needs_root
 def test_campaign_redo_unfaithful_runs_again_only_the_runs_whose_host_did_not_keep_up(tmp_path):
     db = str(tmp_path / "satlab.db")
-    done = subprocess.run(SATLAB + ["--db", db, "campaign", str(write_campaign(tmp_path)), "--json"],
-                          capture_output=True, text=True, timeout=180)
-    assert done.returncode == 0, done.stderr
-    campaign_id = json.loads(done.stdout)["campaign_id"]
+    campaign_id = json.loads(run_campaign(tmp_path, db).stdout)["campaign_id"]
     with Store(db) as store:
         items = store.campaign_items(campaign_id)
         unfaithful = items[1].run_id
