@@ -43,7 +43,7 @@ EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 # The tables `satlab export KIND RUN_ID` wrote before --what and --format; still written as they were.
-LEGACY_EXPORTS = ("summary", "flow-samples", "link-samples", "tunnel-samples")
+LEGACY_EXPORTS = tuple(export.RUN_TABLE_WRITERS)
 
 
 def _say(text: str) -> None:

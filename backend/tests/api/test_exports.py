@@ -44,6 +44,18 @@ def test_export_everything_of_a_run_as_an_archive(stored, client):
                      "scenario.json", "manifest.json"]
 
 
+def test_each_table_of_a_runs_archive_is_also_its_own_csv(stored, client):
+    archive = zipfile.ZipFile(io.BytesIO(client.get("/api/runs/a1b2c3/export", params={"what": "all"}).content))
+    tables = [name.removesuffix(".csv") for name in archive.namelist() if name.endswith(".csv")]
+    assert "pep-samples" in tables
+    for kind in tables:
+        answer = client.get(f"/api/runs/a1b2c3/csv/{kind}")
+        assert answer.status_code == 200, kind
+        assert answer.text == archive.read(f"{kind}.csv").decode(), kind
+    campaign = client.get("/api/runs/a1b2c3/csv/campaign")  # a campaign's table is the campaign route's
+    assert campaign.status_code == 422 and campaign.json()["detail"][0]["loc"] == ["path", "kind"]
+
+
 def test_export_refusals_are_sentences(stored, client):
     unknown = client.get("/api/runs/ffffff/export")
     assert (unknown.status_code, refusal(unknown)) == (404, "Run not found")

@@ -9,6 +9,7 @@ selection.py is the one surface the command line and the API share:
 from satlab.service.export.columns import FLOW_COLUMNS
 from satlab.service.export.csv_files import (
     KIND_WRITERS,
+    RUN_TABLE_WRITERS,
     campaign_csv,
     flow_samples_csv,
     link_samples_csv,
@@ -17,5 +18,5 @@ from satlab.service.export.csv_files import (
     tunnel_samples_csv,
 )
 
-__all__ = ["FLOW_COLUMNS", "KIND_WRITERS", "campaign_csv", "flow_samples_csv", "link_samples_csv", "pep_samples_csv",
+__all__ = ["FLOW_COLUMNS", "KIND_WRITERS", "RUN_TABLE_WRITERS", "campaign_csv", "flow_samples_csv", "link_samples_csv", "pep_samples_csv",
            "summary_csv", "tunnel_samples_csv"]

@@ -1,6 +1,7 @@
 """Tables as CSV: a header row always, empty cells for unknown values, numbers
-as Python writes them. `KIND_WRITERS` maps each table of the former
-`satlab export KIND ID`, and the PEP's sample table, to its writer."""
+as Python writes them. `RUN_TABLE_WRITERS` maps each table of one run (the
+API's `csv/{kind}`, the former `satlab export KIND ID`) to its writer;
+`KIND_WRITERS` adds the campaign's table."""
 
 from __future__ import annotations
 
@@ -34,11 +35,11 @@ pep_samples_csv = _writer(tables.pep_samples)
 summary_csv = _writer(tables.summary)
 campaign_csv = _writer(tables.campaign_summary)
 
-KIND_WRITERS: dict[str, Writer] = {
+RUN_TABLE_WRITERS: dict[str, Writer] = {
+    "summary": summary_csv,
     "flow-samples": flow_samples_csv,
     "link-samples": link_samples_csv,
     "tunnel-samples": tunnel_samples_csv,
     "pep-samples": pep_samples_csv,
-    "summary": summary_csv,
-    "campaign": campaign_csv,
 }
+KIND_WRITERS: dict[str, Writer] = {**RUN_TABLE_WRITERS, "campaign": campaign_csv}

@@ -1640,7 +1640,7 @@ export interface components {
          * ExportKind
          * @enum {string}
          */
-        ExportKind: "summary" | "flow-samples" | "link-samples" | "tunnel-samples";
+        ExportKind: "summary" | "flow-samples" | "link-samples" | "tunnel-samples" | "pep-samples";
         /**
          * FecDirection
          * @description One direction of the FEC tunnel, counted (packets) at its receiving endpoint.

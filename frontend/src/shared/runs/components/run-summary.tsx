@@ -184,7 +184,7 @@ export function RunSummary({ runId, result, withTunnel }: RunSummaryProps) {
       <h3 id={`${id}-csv`}>Download as CSV</h3>
       <ul className="csv-links" aria-labelledby={`${id}-csv`}>
         {csvKinds
-          .filter(({ kind }) => withTunnel || kind !== 'tunnel-samples')
+          .filter(({ kind }) => (withTunnel || kind !== 'tunnel-samples') && (throughPep.length > 0 || kind !== 'pep-samples'))
           .map(({ kind, label, what }) => (
             <li key={kind}>
               <a href={csvUrl(runId, kind)} download={`satlab-${runId}-${kind}.csv`}>
