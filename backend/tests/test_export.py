@@ -13,6 +13,8 @@ from satlab.service.artifacts import RunArtifacts
 from satlab.service.export import (
     FLOW_COLUMNS,
     KIND_WRITERS,
+    RUN_TABLE_WRITERS,
+    RunTable,
     campaign_csv,
     destination,
     flow_samples_csv,
@@ -84,6 +86,10 @@ def is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def test_every_table_of_a_run_has_its_writer():
+    assert set(RUN_TABLE_WRITERS) == set(RunTable)
 
 
 @pytest.mark.parametrize("kind", sorted(KIND_WRITERS))

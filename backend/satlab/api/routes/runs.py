@@ -40,9 +40,6 @@ class RunStatus(StrEnum):
     cancelled = "cancelled"
 
 
-# One run's tables, as the export writes them: a table added there is a kind here.
-ExportKind = StrEnum("ExportKind", [(kind.replace("-", "_"), kind) for kind in export.RUN_TABLE_WRITERS])
-
 
 def _run_or_404(store: StoreDep, run_id: str, principal: Principal) -> RunRow:
     """The run, if principal may see it."""
@@ -154,7 +151,7 @@ def get_samples(run_id: str, store: StoreDep, principal: UserDep) -> SampleRows:
 
 
 @router.get("/{run_id}/csv/{kind}", response_class=Response, responses=CSV_RESPONSES)
-def export_csv(run_id: str, kind: ExportKind, store: StoreDep, principal: UserDep) -> Response:
+def export_csv(run_id: str, kind: export.RunTable, store: StoreDep, principal: UserDep) -> Response:
     _run_or_404(store, run_id, principal)
     return csv_attachment(lambda out: export.RUN_TABLE_WRITERS[kind.value](store, run_id, out),
                           f"satlab-{run_id}-{kind.value}.csv")

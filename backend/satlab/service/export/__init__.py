@@ -10,6 +10,7 @@ from satlab.service.export.columns import FLOW_COLUMNS
 from satlab.service.export.csv_files import (
     KIND_WRITERS,
     RUN_TABLE_WRITERS,
+    RunTable,
     campaign_csv,
     flow_samples_csv,
     link_samples_csv,
@@ -18,5 +19,5 @@ from satlab.service.export.csv_files import (
     tunnel_samples_csv,
 )
 
-__all__ = ["FLOW_COLUMNS", "KIND_WRITERS", "RUN_TABLE_WRITERS", "campaign_csv", "flow_samples_csv", "link_samples_csv", "pep_samples_csv",
-           "summary_csv", "tunnel_samples_csv"]
+__all__ = ["FLOW_COLUMNS", "KIND_WRITERS", "RUN_TABLE_WRITERS", "RunTable", "campaign_csv", "flow_samples_csv",
+           "link_samples_csv", "pep_samples_csv", "summary_csv", "tunnel_samples_csv"]

@@ -1,12 +1,13 @@
 """Tables as CSV: a header row always, empty cells for unknown values, numbers
-as Python writes them. `RUN_TABLE_WRITERS` maps each table of one run (the
-API's `csv/{kind}`, the former `satlab export KIND ID`) to its writer;
-`KIND_WRITERS` adds the campaign's table."""
+as Python writes them. `RUN_TABLE_WRITERS` maps each table of one run
+(`RunTable`: the API's `csv/{kind}`, the former `satlab export KIND ID`) to
+its writer; `KIND_WRITERS` adds the campaign's table."""
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from enum import StrEnum
 from typing import TextIO
 
 from satlab.service.export import tables
@@ -35,11 +36,19 @@ pep_samples_csv = _writer(tables.pep_samples)
 summary_csv = _writer(tables.summary)
 campaign_csv = _writer(tables.campaign_summary)
 
-RUN_TABLE_WRITERS: dict[str, Writer] = {
-    "summary": summary_csv,
-    "flow-samples": flow_samples_csv,
-    "link-samples": link_samples_csv,
-    "tunnel-samples": tunnel_samples_csv,
-    "pep-samples": pep_samples_csv,
-}
+
+
+class RunTable(StrEnum):
+    """A table of one run, by the name the API's csv/{kind} and `satlab export KIND RUN_ID` give it."""
+    summary = "summary"
+    flow_samples = "flow-samples"
+    link_samples = "link-samples"
+    tunnel_samples = "tunnel-samples"
+    pep_samples = "pep-samples"
+
+
+RUN_TABLE_WRITERS: dict[str, Writer] = {RunTable.summary: summary_csv, RunTable.flow_samples: flow_samples_csv,
+                                        RunTable.link_samples: link_samples_csv,
+                                        RunTable.tunnel_samples: tunnel_samples_csv,
+                                        RunTable.pep_samples: pep_samples_csv}
 KIND_WRITERS: dict[str, Writer] = {**RUN_TABLE_WRITERS, "campaign": campaign_csv}

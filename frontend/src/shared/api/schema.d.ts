@@ -1637,11 +1637,6 @@ export interface components {
             text: string;
         };
         /**
-         * ExportKind
-         * @enum {string}
-         */
-        ExportKind: "summary" | "flow-samples" | "link-samples" | "tunnel-samples" | "pep-samples";
-        /**
          * FecDirection
          * @description One direction of the FEC tunnel, counted (packets) at its receiving endpoint.
          */
@@ -3429,6 +3424,12 @@ export interface components {
              */
             status: "queued" | "running" | "done" | "failed" | "cancelled";
         };
+        /**
+         * RunTable
+         * @description A table of one run, by the name the API's csv/{kind} and `satlab export KIND RUN_ID` give it.
+         * @enum {string}
+         */
+        RunTable: "summary" | "flow-samples" | "link-samples" | "tunnel-samples" | "pep-samples";
         /** RunsPublic */
         RunsPublic: {
             /** Count */
@@ -5597,7 +5598,7 @@ export interface operations {
             header?: never;
             path: {
                 run_id: string;
-                kind: components["schemas"]["ExportKind"];
+                kind: components["schemas"]["RunTable"];
             };
             cookie?: never;
         };

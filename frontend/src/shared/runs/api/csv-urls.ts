@@ -1,7 +1,7 @@
 import { apiUrl, type Schemas } from '../../api';
 
 /** A table of one run the API exports as CSV (the backend's export.RUN_TABLE_WRITERS). */
-export type CsvKind = Schemas['ExportKind'];
+export type CsvKind = Schemas['RunTable'];
 
 /** Each kind's name and contents, in the order the summary lists them: a kind the backend adds fails the type check until it is described here. */
 const described: Record<CsvKind, { label: string; what: string }> = {
