@@ -34,6 +34,7 @@ pytestmark = [pytest.mark.needs_root,
               pytest.mark.skipif(shutil.which("iptables") is None, reason="needs iptables (the PEP's interception)")]
 
 RTT_MS = 500  # geo-ideal: 250 ms each way
+FORWARD_MBPS = 12  # geo-ideal
 # What the loaded 2-core host may add to a time measured on the wire.
 SLACK_MS = RTT_MS / 4
 SMALL = ["flows.0.size_bytes=100000"]
@@ -154,7 +155,8 @@ def test_a_split_downloads_pep_counters_and_hops_are_sampled_stored_and_exported
     summary's figure; the gateway PEP holds bytes while the server's hop
     outruns the satellite; the flow's samples say which hop each describes,
     the client's own (a LAN's round trip) beside the satellite's (the GEO
-    path's); the store keeps them all and the CSV export carries them."""
+    path's), each with the goodput of its own links; the store keeps them
+    all and the CSV export carries them."""
     events: list[dict] = []
     scenario = load(LABS / "geo-ideal.yaml", ["flows.0.size_bytes=2000000", "pep={mode: distributed}"])
     result = runner.run(scenario, events.append)
@@ -174,6 +176,12 @@ def test_a_split_downloads_pep_counters_and_hops_are_sampled_stored_and_exported
               for segment in SEGMENTS}
     assert rtt_ms["client"] < RTT_MS / 10 < RTT_MS <= rtt_ms["satellite"]
     assert max(row["bytes_acked"] for row in hops if row["hop"] == "client") > 1_000_000
+    # Each hop metered at the links it crosses: the satellite's never above its 12 Mbit/s, the server's
+    # (no emulated link) faster while it fills the gateway PEP's buffer.
+    peak_mbps = {segment: max(row["goodput_mbps"] or 0 for row in hops if row["hop"] == segment)
+                 for segment in SEGMENTS}
+    assert peak_mbps["satellite"] <= FORWARD_MBPS < peak_mbps["server"]
+    assert flow["mean_rtt_ms"] < RTT_MS / 10  # the summary's figures over time are the client's connection's
 
     with Store(tmp_path / "satlab.db") as store:
         store.create_run(result.run_id, scenario.model_dump(mode="json", by_alias=True), provenance())

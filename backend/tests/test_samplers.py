@@ -4,7 +4,15 @@ from pathlib import Path
 
 import pytest
 
-from satlab.engine.samplers import DataConnection, GoodputMeter, SocketStats, bottleneck_mbps, parse_ss
+from satlab.engine.pep.segments import client_hop
+from satlab.engine.samplers import (
+    DataConnection,
+    GoodputMeter,
+    SocketStats,
+    bottleneck_mbps,
+    hop_bottleneck_mbps,
+    parse_ss,
+)
 from satlab.scenario import SatellitePath
 
 # `ss -tinH state established` in a server namespace during an iperf3
@@ -70,7 +78,7 @@ def recorded(name: str) -> list[dict[str, str]]:
 
 
 def goodputs(rows: list[dict[str, str]], bottleneck_mbps: float = GEO_FORWARD_MBPS) -> list[float]:
-    meter = GoodputMeter(bottleneck_mbps)
+    meter = GoodputMeter(bottleneck_mbps, 0.0)  # flow 0 starts the iteration's clock
     values = [meter.add(float(row["t_s"]), int(row["delivered_bytes"]), float(row["rtt_ms"])) for row in rows]
     return [value for value in values if value is not None]
 
@@ -103,7 +111,7 @@ def test_goodput_is_never_negative_when_the_count_steps_back():
 
 
 def test_goodput_is_the_rate_over_the_last_rtt():
-    meter = GoodputMeter(100.0)
+    meter = GoodputMeter(100.0, 0.0)
     # 1 Mbit/s steadily, an RTT of 500 ms: each 100 ms tick brings 12 500 bytes.
     values = [meter.add(tick / 10, tick * 12_500, 500.0) for tick in range(30)]
     assert values[0] is None
@@ -119,3 +127,28 @@ def test_bottleneck_is_the_slowest_rate_in_the_flows_direction():
                                          "lan": {"rate_mbps": 8}})
     assert bottleneck_mbps(path, "download") == 8
     assert bottleneck_mbps(path, "upload") == 3
+
+
+def test_each_hop_is_metered_at_the_links_it_crosses():
+    path = SatellitePath.model_validate({"forward": {"rate_mbps": 12, "delay_ms": 250},
+                                         "return": {"rate_mbps": 3, "delay_ms": 250},
+                                         "lan": {"rate_mbps": 8}})
+    assert hop_bottleneck_mbps(path, "download", None, "end-to-end") == bottleneck_mbps(path, "download") == 8
+    assert hop_bottleneck_mbps(path, "download", "distributed", "client") == 8  # the Wi-Fi alone
+    assert hop_bottleneck_mbps(path, "download", "distributed", "satellite") == 12  # between the PEPs
+    assert hop_bottleneck_mbps(path, "upload", "distributed", "satellite") == 3
+    assert hop_bottleneck_mbps(path, "download", "gateway", "satellite") == 8  # the client's own connection
+    assert hop_bottleneck_mbps(path, "download", "gateway", "server") is None  # the host's speed
+    no_lan = SatellitePath.model_validate({"forward": {"rate_mbps": 12, "delay_ms": 250},
+                                           "return": {"rate_mbps": 3, "delay_ms": 250}})
+    assert hop_bottleneck_mbps(no_lan, "download", "distributed", "client") is None
+    assert [client_hop(mode) for mode in (None, "distributed", "gateway")] == ["end-to-end", "client", "satellite"]
+
+
+def test_a_hop_that_takes_its_bytes_before_its_first_sample_shows_them_as_goodput():
+    # The server's hop to a gateway PEP: 1 MB acknowledged by its first sample, 0.1 s after the start, then no more.
+    meter = GoodputMeter(None, 0.0)
+    values = [meter.add(t_s, 1_000_000, 1.0) for t_s in (0.1, 0.2, 0.4)]
+    assert values == pytest.approx([80.0, 40.0, 0.0])  # over the last 0.2 s (the window's least)
+    capped = GoodputMeter(12.0, 0.0)  # the same count on a 12 Mbit/s hop is spread over the time the link needs
+    assert capped.add(0.1, 1_000_000, 1.0) == pytest.approx(12.0)

@@ -105,7 +105,7 @@ def synthetic(rates_mbps: list[tuple[float, float]], start_s: float, end_s: floa
 
 def series_of(samples: list[TimedSample], **flow: Any) -> FlowSeries:
     # Synthetic flows start their data at the start the scenario gives them.
-    return flow_series(planned(**flow), samples, GEO_FORWARD_MBPS, planned(**flow).start_s)
+    return flow_series(planned(**flow), samples, GEO_FORWARD_MBPS, planned(**flow).start_s, GEO_FORWARD_MBPS)
 
 
 def test_startup_ends_when_the_live_goodput_first_reaches_90_percent_of_the_bottleneck():
@@ -152,18 +152,19 @@ def test_a_sample_without_a_delivered_count_counts_in_the_rtt_not_in_the_goodput
     # A QUIC receiver that has not reported yet: the sender's RTT is there, the delivered count is not.
     samples = [(0.1, FlowSample(rtt_ms=800.0)), *synthetic([(0.2, 12.0)], 0.2, 2.0, rtt_ms=450.0)]
     series = series_of(samples)
-    assert [point.goodput_mbps for point in series.points[:2]] == [None, None]
+    # No goodput without a count; at the first count, none yet since the start (nothing delivered by 0.2 s).
+    assert [point.goodput_mbps for point in series.points[:2]] == [None, 0.0]
     row = flow_summary(planned(), FlowResult(2_000_000, 2.0, 0), series, 0)
     assert row["mean_rtt_ms"] == pytest.approx((800 + 19 * 450) / 20)
-    # The whole link from the curve's first point (0.2 s) on: its first interval (0.1 s at 12 Mbit/s)
-    # does not end the start-up, the first whole RTT window (from 0.65 s) does.
+    # The whole link from 0.2 s on: the window of the last RTT (450 ms) reaches back to the silent
+    # start until 0.65 s, so the first sample at 90 % of the link is at 0.7 s.
     assert row["startup_s"] == pytest.approx(0.7)
 
 
 def test_flow_summary_gives_link_utilisation_of_the_flows_direction():
     samples = synthetic([(0, 3.0)], 0.0, 2.0)
     row = flow_summary(planned(direction="upload"), FlowResult(1_000_000, 4.0, 0),
-                       flow_series(planned(direction="upload"), samples, 3.0, 0.0), 0)
+                       flow_series(planned(direction="upload"), samples, 3.0, 0.0, 3.0), 0)
     assert (row["direction"], row["bottleneck_mbps"]) == ("upload", 3.0)
     assert row["link_utilisation_ratio"] == pytest.approx(2.0 / 3.0)
 
@@ -226,7 +227,7 @@ def test_a_recorded_run_is_measured_from_its_data_connection_first_packet():
     rows = list(csv.DictReader(line for line in lines if not line.startswith("#")))
     samples = [(float(row["t_s"]), FlowSample(bytes_acked=int(row["acked_bytes"]), rtt_ms=float(row["rtt_ms"]),
                                               retransmissions=int(row["retransmissions"]))) for row in rows]
-    series = flow_series(planned(size_bytes=10_000_000), samples, GEO_FORWARD_MBPS, 0.0)
+    series = flow_series(planned(size_bytes=10_000_000), samples, GEO_FORWARD_MBPS, 0.0, GEO_FORWARD_MBPS)
     startup_s = phase_summary(series)["startup_s"]
     # The store keeps each tick's time, the engine the moment it read the socket: within a tick.
     assert startup_s == pytest.approx(float(engine["startup_s"]), abs=0.1)

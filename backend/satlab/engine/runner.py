@@ -24,10 +24,10 @@ from satlab.engine.flows.base import Flow, FlowSample, flow_class
 from satlab.engine.hystart import cubic_hystart
 from satlab.engine.pep import proxies as pep_proxies
 from satlab.engine.pep.planning import splits
-from satlab.engine.pep.segments import HOPS, Hop
+from satlab.engine.pep.segments import HOPS, Hop, PepMode, client_hop, end_host_segment
 from satlab.engine.plan import Plan, PlannedFlow, make_plan, new_run_id
 from satlab.engine.process import JsonLineChild
-from satlab.engine.samplers import GoodputMeter, bottleneck_mbps, counters, netem_counters
+from satlab.engine.samplers import GoodputMeter, bottleneck_mbps, counters, hop_bottleneck_mbps, netem_counters
 from satlab.scenario import Scenario
 
 Event = dict[str, Any]
@@ -100,8 +100,8 @@ class _Iteration:
         self.peps: pep_proxies.RunningPeps | None = None
         self.cross_traffic: list[Iperf3CrossTraffic] = []
         self.summaries: dict[str, dict[str, Any] | None] = {}
-        self.samples: dict[int, list[summary.TimedSample]] = {}  # per flow, on the iteration's clock
-        # Live goodput per flow and hop (a split flow has one per connection).
+        # Per flow and hop (a split flow has one per connection), on the iteration's clock: samples, live goodput.
+        self.samples: dict[tuple[int, Hop], list[summary.TimedSample]] = {}
         self.goodput_meters: dict[tuple[int, Hop], GoodputMeter] = {}
         # The flows the PEPs split, and what a split flow's end host last said of its retransmissions.
         self.split = {planned.index for planned in plan.flows if splits(scenario, planned.transport)}
@@ -154,7 +154,6 @@ class _Iteration:
                 flow = flow_class(planned.transport)(planned, flow_dir)
                 stack.callback(flow.stop)
                 flows.append(flow)
-                self.samples[planned.index] = []
             for flow in flows:
                 flow.setup()
                 flow.start_server()
@@ -179,8 +178,7 @@ class _Iteration:
         # The tools have stopped and closed their captures (planned only when the run keeps files).
         captured = captures.keep(plan.captures, self.summaries, self.keylog, self.artifacts, plan.iteration) \
             if self.artifacts is not None else []
-        series = [summary.flow_series(p, self.samples[p.index], bottleneck_mbps(self.scenario.path, p.direction),
-                                      self._data_start_s(flow)) for p, flow in zip(plan.flows, flows, strict=True)]
+        series = [self._series(p, flow) for p, flow in zip(plan.flows, flows, strict=True)]
         flow_rows = [{**summary.flow_summary(p, r, s, plan.iteration), **metrics} for p, r, s, metrics
                      in zip(plan.flows, results, series, summary.iteration_flow_metrics(series, plan.base_rtt_ms),
                             strict=True)]
@@ -291,19 +289,35 @@ class _Iteration:
                 self.origin = time.monotonic()
         return None if self.origin is None else time.monotonic() - self.origin
 
+    def _pep_mode(self, planned: PlannedFlow) -> PepMode | None:
+        """How the PEPs split the flow; None for a flow they do not split."""
+        return self.peps.mode if self.peps is not None and planned.index in self.split else None
+
     def _hop(self, planned: PlannedFlow) -> Hop:
         """The hop a flow's own sample (its sender's socket) describes."""
-        if self.peps is None or planned.index not in self.split:
-            return "end-to-end"
-        return self.peps.end_host_segment(planned)
+        mode = self._pep_mode(planned)
+        return "end-to-end" if mode is None else end_host_segment(mode, planned.direction)
 
-    def _goodput(self, planned: PlannedFlow, hop: Hop, read_s: float, sample: FlowSample) -> float | None:
+    def _hop_bottleneck_mbps(self, planned: PlannedFlow, hop: Hop) -> float | None:
+        return hop_bottleneck_mbps(self.scenario.path, planned.direction, self._pep_mode(planned), hop)
+
+    def _goodput(self, flow: Flow, hop: Hop, read_s: float, sample: FlowSample) -> float | None:
         if sample.bytes_acked is None:
             return None
-        key = (planned.index, hop)
+        key = (flow.planned.index, hop)
         if key not in self.goodput_meters:
-            self.goodput_meters[key] = GoodputMeter(bottleneck_mbps(self.scenario.path, planned.direction))
+            self.goodput_meters[key] = GoodputMeter(self._hop_bottleneck_mbps(flow.planned, hop),
+                                                    self._data_start_s(flow))
         return self.goodput_meters[key].add(read_s, sample.bytes_acked, sample.rtt_ms)
+
+    def _series(self, planned: PlannedFlow, flow: Flow) -> summary.FlowSeries:
+        """The flow over time as its client sees it: end to end, or through
+        the PEPs the connection from its client (whose figures the summary's
+        start-up and steady state are)."""
+        hop = client_hop(self._pep_mode(planned))
+        return summary.flow_series(planned, self.samples.get((planned.index, hop), []),
+                                   bottleneck_mbps(self.scenario.path, planned.direction), self._data_start_s(flow),
+                                   self._hop_bottleneck_mbps(planned, hop))
 
     def _pep_rows(self) -> list[dict[str, Any]]:
         """Each split flow's PEP counters now (metrics.flow_counters), once the PEPs relay any of its connections."""
@@ -332,7 +346,6 @@ class _Iteration:
             planned = flow.planned
             # The moment the counter was read, not the tick's: a slow read must not inflate the rate.
             read_s = time.monotonic() - self.origin
-            self.samples[planned.index].append((read_s, sample))
             hops: dict[Hop, FlowSample] = {self._hop(planned): sample}
             if self.peps is not None and planned.index in self.split:
                 self.end_host_retransmissions[planned.index] = sample.retransmissions
@@ -341,8 +354,9 @@ class _Iteration:
                                                 if client_port is not None else {}).items():
                     hops[segment] = segment_sample
             for hop in sorted(hops, key=HOPS.index):
+                self.samples.setdefault((planned.index, hop), []).append((read_s, hops[hop]))
                 flow_samples.append({"flow": planned.index, "hop": hop,
-                                     "goodput_mbps": self._goodput(planned, hop, read_s, hops[hop]),
+                                     "goodput_mbps": self._goodput(flow, hop, read_s, hops[hop]),
                                      **vars(hops[hop])})
         self.emit({"type": "sample", "run_id": self.plan.run_id, "iteration": self.plan.iteration,
                    "t_s": t_s, "flows": flow_samples, "link": self._link_counters(),

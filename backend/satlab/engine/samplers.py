@@ -4,6 +4,7 @@ tunnel counters from their stats lines, and netem's through `tc -s`."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import time
@@ -14,6 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from satlab.engine.netem import ETHERNET_HEADER_BYTES, PlannedQdisc
+from satlab.engine.pep.segments import Hop, Link, PepMode, hop_links
 from satlab.engine.process import JsonLineChild, run
 from satlab.scenario import SatellitePath
 
@@ -149,23 +151,25 @@ class GoodputMeter:
 
     Hence 0 <= goodput <= the bottleneck's rate (of IP packets, so above any
     goodput). The summary's goodput (size over download time) is the
-    average; this is the curve over time, kept whole in `curve`."""
+    average; this is the curve over time, kept whole in `curve`.
+
+    The curve starts at the flow's start with nothing delivered: a hop that
+    a PEP feeds at the host's speed can carry all its bytes before its first
+    sample. A meter is per hop, of that hop's bottleneck (None for a hop that
+    crosses no emulated link: no server then)."""
 
     WINDOW_MIN_S = 0.2
 
-    def __init__(self, bottleneck_mbps: float):
-        self.bottleneck_bytes_per_s = bottleneck_mbps * 1e6 / 8
+    def __init__(self, bottleneck_mbps: float | None, start_s: float):
+        self.bottleneck_bytes_per_s = math.inf if bottleneck_mbps is None else bottleneck_mbps * 1e6 / 8
         self._highest = 0
-        self.curve: list[tuple[float, float]] = []  # (t_s, bytes through the server), oldest first
+        self.curve: list[tuple[float, float]] = [(start_s, 0.0)]  # (t_s, bytes through the server), oldest first
 
     def add(self, t_s: float, delivered_bytes: int, rtt_ms: float | None) -> float | None:
         """The goodput at t_s, given the flow's cumulative delivered bytes
-        then; None for the first sample (no interval yet) and for a sample
-        not later than the last (then the curve does not grow)."""
+        then; None for a sample not later than the last (then the curve does
+        not grow), as for one at the flow's start."""
         self._highest = max(self._highest, delivered_bytes)
-        if not self.curve:
-            self.curve.append((t_s, self._highest))
-            return None
         last_t, last_bytes = self.curve[-1]
         if t_s <= last_t:
             return None
@@ -178,13 +182,24 @@ class GoodputMeter:
         return max((rtt_ms or 0) / 1e3, cls.WINDOW_MIN_S)
 
 
+def link_rates_mbps(path: SatellitePath, direction: str, links: Sequence[Link]) -> list[float]:
+    """The rates of the links a flow's data crosses in its direction: the
+    satellite link's forward direction for a download, its return direction
+    for an upload, and the LAN segment's rate where it has one."""
+    satellite = path.forward if direction == "download" else path.return_
+    rates = {"satellite": satellite.rate_mbps, "lan": path.lan.rate_mbps if path.lan else None}
+    return [rate for link in links if (rate := rates[link])]
+
+
 def bottleneck_mbps(path: SatellitePath, direction: str) -> float:
-    """The slowest rate a flow's data crosses: the satellite link's forward
-    direction for a download, its return direction for an upload, and the
-    LAN segment's rate where it has one."""
-    link = path.forward if direction == "download" else path.return_
-    rates = [link.rate_mbps, *([path.lan.rate_mbps] if path.lan and path.lan.rate_mbps else [])]
-    return min(rates)
+    """The slowest rate a flow's data crosses end to end."""
+    return min(link_rates_mbps(path, direction, ("lan", "satellite")))
+
+
+def hop_bottleneck_mbps(path: SatellitePath, direction: str, mode: PepMode | None, hop: Hop) -> float | None:
+    """The slowest rate a hop's data crosses (segments.hop_links); None for
+    a hop that crosses no emulated link."""
+    return min(link_rates_mbps(path, direction, hop_links(mode, hop)), default=None)
 
 
 def counters(child: JsonLineChild | None) -> dict[str, Any] | None:

@@ -54,9 +54,8 @@ class FlowSeries:
     start_s: float  # its data connection's first packet, on the iteration's clock: its figures' origin
     scheduled_s: float  # the start the scenario gave it (its role: who came later)
     size_bytes: int | None
-    bottleneck_mbps: float  # of its direction (samplers.bottleneck_mbps)
+    bottleneck_mbps: float  # of its direction, end to end (samplers.bottleneck_mbps)
     points: list[Point]
-    curve_start_s: float | None  # its first sample with a delivered count: where the goodput curve starts
 
     @property
     def end_s(self) -> float:
@@ -64,24 +63,24 @@ class FlowSeries:
         return self.points[-1].t_s if self.points else self.start_s
 
 
-def flow_series(planned: PlannedFlow, samples: list[TimedSample], bottleneck_mbps: float,
-                start_s: float) -> FlowSeries:
-    """The flow's samples through a goodput meter of its bottleneck, as the
-    live samples went; start_s is when its data connection sent its first
-    packet, on the samples' clock. A sample without a delivered count (a QUIC receiver
-    that has not reported yet) keeps the counts where they were, and has no
-    live goodput."""
-    meter = GoodputMeter(bottleneck_mbps)
+def flow_series(planned: PlannedFlow, samples: list[TimedSample], bottleneck_mbps: float, start_s: float,
+                hop_bottleneck_mbps: float | None) -> FlowSeries:
+    """The samples of the connection the flow's client sees (through a PEP,
+    its first hop; hop_bottleneck_mbps that hop's, samplers.hop_bottleneck_mbps)
+    through a goodput meter of that hop, as the live samples went; start_s
+    is when its data connection sent its first packet, on the samples'
+    clock. A sample without a delivered count (a QUIC receiver that has not
+    reported yet) keeps the counts where they were, and has no live goodput."""
+    meter = GoodputMeter(hop_bottleneck_mbps, start_s)
     points: list[Point] = []
     for t_s, sample in samples:
         if points and t_s <= points[-1].t_s:
             continue  # the meter's clock never goes back; neither do the points
         goodput = None if sample.bytes_acked is None else meter.add(t_s, sample.bytes_acked, sample.rtt_ms)
         delivered = max(sample.bytes_acked or 0, points[-1].delivered_bytes if points else 0)
-        served = meter.curve[-1][1] if meter.curve else 0.0
-        points.append(Point(t_s, delivered, served, goodput, sample.rtt_ms, sample.retransmissions))
+        points.append(Point(t_s, delivered, meter.curve[-1][1], goodput, sample.rtt_ms, sample.retransmissions))
     return FlowSeries(planned.index, planned.group, planned.direction, start_s, planned.start_s, planned.size_bytes,
-                      bottleneck_mbps, points, meter.curve[0][0] if meter.curve else None)
+                      bottleneck_mbps, points)
 
 
 def jain_index(values: list[float]) -> float | None:
@@ -116,8 +115,8 @@ def _retransmissions(points: list[Point]) -> int | None:
 def phase_summary(series: FlowSeries) -> dict[str, Any]:
     """Start-up vs steady state. Start-up runs from the flow's start to its
     first sample whose live goodput (over the last smoothed RTT, at least
-    0.2 s, once the goodput curve spans that window: the curve's first
-    interval alone says little) reaches STARTUP_SHARE of its direction's
+    0.2 s, once the goodput curve spans that window from the start: a
+    shorter interval says little) reaches STARTUP_SHARE of its direction's
     bottleneck rate (startup_s after the start); the steady state from there to its last
     sample. In each: goodput (the bytes delivered in it, from the count,
     over its time: the curve's spreading matters within a window, not over a
@@ -127,8 +126,7 @@ def phase_summary(series: FlowSeries) -> dict[str, Any]:
     points, threshold_mbps = series.points, STARTUP_SHARE * series.bottleneck_mbps
     end = next((i for i, point in enumerate(points)
                 if point.goodput_mbps is not None and point.goodput_mbps >= threshold_mbps
-                and series.curve_start_s is not None
-                and point.t_s - GoodputMeter.window_s(point.rtt_ms) >= series.curve_start_s), None)
+                and point.t_s - GoodputMeter.window_s(point.rtt_ms) >= series.start_s), None)
     startup, steady = (points, []) if end is None else (points[:end + 1], points[end:])
     result: dict[str, Any] = {"startup_s": None if end is None else points[end].t_s - series.start_s,
                               "startup_goodput_mbps": None, "startup_mean_rtt_ms": _mean_rtt_ms(startup),

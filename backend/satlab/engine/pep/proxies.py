@@ -32,7 +32,7 @@ from satlab.engine.pep.interception import (
 )
 from satlab.engine.pep.metrics import PepLines, flow_counters, flow_figures
 from satlab.engine.pep.planning import PlannedPep
-from satlab.engine.pep.segments import PepMode, Segment, end_host_segment
+from satlab.engine.pep.segments import PepMode, Segment
 from satlab.engine.plan import PlannedFlow
 from satlab.engine.process import JsonLineChild, start_ready
 from satlab.tools import tool
@@ -62,10 +62,6 @@ class RunningPeps:
     def idle(self) -> bool:
         """True once every PEP's latest stats line counts no open connection."""
         return all(lines.open_connections() == 0 for lines in self.lines.values())
-
-    def end_host_segment(self, planned: PlannedFlow) -> Segment:
-        """The hop a split flow's own sample describes: its sender's (segments.end_host_segment)."""
-        return end_host_segment(self.mode, planned.direction)
 
     def hop_samples(self, planned: PlannedFlow, client_port: int) -> dict[Segment, FlowSample]:
         """A split flow's samples on the hops where a PEP sends (hops.hop_samples)."""

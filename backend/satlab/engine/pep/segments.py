@@ -54,6 +54,27 @@ def end_host_segment(mode: PepMode, direction: str) -> Segment:
     return next(segment for segment in SEGMENTS[mode] if data_ends(mode, segment, direction)[0] is None)
 
 
+# The emulated links a path has: the client's LAN segment (Wi-Fi) and the satellite.
+Link = Literal["lan", "satellite"]
+
+
+def hop_links(mode: PepMode | None, hop: Hop) -> tuple[Link, ...]:
+    """The emulated links a hop's data crosses (mode None: no PEP). End to
+    end, and the client's own connection to a gateway PEP alone, cross both;
+    between distributed PEPs, the satellite alone; from the client to the
+    terminal PEP, the LAN; from the gateway PEP to the server, none (its
+    data moves at the host's speed)."""
+    links: dict[Hop, tuple[Link, ...]] = {
+        "end-to-end": ("lan", "satellite"), "client": ("lan",), "server": (),
+        "satellite": ("satellite",) if mode == "distributed" else ("lan", "satellite")}
+    return links[hop]
+
+
+def client_hop(mode: PepMode | None) -> Hop:
+    """The connection the client sees: the first hop from its side."""
+    return "end-to-end" if mode is None else SEGMENTS[mode][0]
+
+
 def facing_client(socket: PepSocket) -> bool:
     """Whether a PEP socket is its connection's client-facing one (the one the PEP accepted)."""
     return socket in (("terminal", "ground"), ("gateway", "sat"))

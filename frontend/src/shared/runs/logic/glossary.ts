@@ -4,7 +4,7 @@
  */
 export const glossary = {
   goodput:
-    'Bytes delivered to the receiving application per second (for TCP, the bytes the sender saw acknowledged), averaged over the last round trip; never above the bottleneck link’s rate. In the summary: the size over the download time.',
+    'Bytes delivered to the receiving application per second (for TCP, the bytes the sender saw acknowledged), averaged over the last round trip; never above the rate of the slowest link the connection crosses (through a split-TCP PEP each connection is metered alone: the gateway–server one crosses none and bursts into the PEP’s buffer). In the summary: the size over the download time.',
   downloadTime: 'From the connection’s first packet to the last byte the receiver got.',
   cwnd: 'Congestion window: the bytes the sender may have in flight, not yet acknowledged. Its growth and cuts are the congestion control at work.',
   rtt: 'Round-trip time: from sending a packet to its acknowledgment, smoothed, as the sender measures it. At least about 500 ms over a GEO path; more while the queue fills.',
@@ -17,7 +17,7 @@ export const glossary = {
     'From the flow’s data connection’s first packet (as the download time) until its live goodput (over the last round trip) first reaches 90 % of the bottleneck rate; “not reached” if it never does (then the whole flow is start-up).',
   startupGoodput: 'Bytes delivered during the start-up, over its length.',
   steadyGoodput: 'Bytes delivered from the end of the start-up to the flow’s end, over that time.',
-  startupRtt: 'Mean RTT during the start-up.',
+  startupRtt: 'Mean RTT during the start-up. Through a split-TCP PEP, the start-up and steady figures are those of the connection the client sees (to the terminal PEP; with a gateway PEP alone, across the satellite): the segments’ table gives the others.',
   steadyRtt: 'Mean RTT after the start-up: higher when the flow keeps a queue at the bottleneck.',
   startupRetransmissions: 'Packets sent again during the start-up.',
   steadyRetransmissions: 'Packets sent again after the start-up.',
