@@ -23,7 +23,7 @@ from satlab.service.campaign_driver import CampaignDriver, CampaignRunning
 from satlab.service.labs import preset_of
 from satlab.service.queue import RunQueue, host_calibration
 from satlab.service.remote import RemoteRuns
-from satlab.service.store import RunOrigin, Store
+from satlab.service.store import CampaignItemWithScenario, CampaignRow, RunOrigin, Store
 from satlab.settings import Limits
 
 INTERRUPTED = ("the backend stopped before the run finished (it was restarted or killed); "
@@ -86,17 +86,10 @@ class RunManager:
         """Run what a campaign has left (its cancelled items; its pending ones
         unless it is running), admitted for caller like a new campaign of
         those runs: admission.Refused, KeyError for an unknown campaign."""
-        campaign = self.store.get_campaign(campaign_id)
-        if campaign is None:
-            raise KeyError(f"no campaign {campaign_id!r}")
+        campaign = self._campaign(campaign_id)
         wanted = ("cancelled",) if campaign.status == "running" else ("cancelled", "pending")
         left = [item for item in self.store.campaign_items(campaign_id) if item.status in wanted]
-        request = _campaign_request([(item.configuration, item.parameters, item.scenario) for item in left],
-                                    campaign.spec, campaign.study)
-        with self.queue.lock:
-            if left:
-                self.admission.campaign(caller, request)
-            self.campaigns.resume(campaign_id)
+        self._admit_and_resume(campaign, left, caller)
 
     def redo_unfaithful(self, campaign_id: str, caller: Caller = OPERATOR) -> int:
         """Run again the runs of a finished campaign whose host did not keep
@@ -104,22 +97,32 @@ class RunManager:
         go back to pending (the runs stay stored, with their evidence and the
         campaign's id) and the campaign resumes; how many. KeyError for an
         unknown campaign, CampaignRunning for one still running, admission.Refused."""
-        campaign = self.store.get_campaign(campaign_id)
-        if campaign is None:
-            raise KeyError(f"no campaign {campaign_id!r}")
+        campaign = self._campaign(campaign_id)
         if campaign.status == "running":
             raise CampaignRunning(f"campaign {campaign_id} is still running: redo its runs once it has finished")
         redo = self.store.unfaithful_items(campaign_id)
-        if not redo:
-            return 0
-        request = _campaign_request([(item.configuration, item.parameters, item.scenario) for item in redo],
+        if redo:
+            self._admit_and_resume(campaign, redo, caller, again=True)
+        return len(redo)
+
+    def _campaign(self, campaign_id: str) -> CampaignRow:
+        campaign = self.store.get_campaign(campaign_id)
+        if campaign is None:
+            raise KeyError(f"no campaign {campaign_id!r}")
+        return campaign
+
+    def _admit_and_resume(self, campaign: CampaignRow, items: list[CampaignItemWithScenario], caller: Caller,
+                          again: bool = False) -> None:
+        """Admit items for caller like a new campaign of those runs (again:
+        items that ran, put back to pending first), then resume the campaign."""
+        request = _campaign_request([(item.configuration, item.parameters, item.scenario) for item in items],
                                     campaign.spec, campaign.study)
         with self.queue.lock:
-            self.admission.campaign(caller, request)
-            for item in redo:
-                self.store.set_item(campaign_id, item.item_index, "pending")
-            self.campaigns.resume(campaign_id)
-        return len(redo)
+            if items:
+                self.admission.campaign(caller, request)
+            for item in items if again else []:
+                self.store.set_item(campaign.campaign_id, item.item_index, "pending")
+            self.campaigns.resume(campaign.campaign_id)
 
     def cancel_campaign(self, campaign_id: str) -> bool:
         return self.campaigns.cancel(campaign_id)

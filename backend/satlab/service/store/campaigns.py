@@ -158,21 +158,21 @@ class CampaignTables(Database):
 
     def campaign_items(self, campaign_id: str, status: str | None = None) -> list[CampaignItemWithScenario]:
         """The campaign's items (with status, if given) in item order, with their scenarios."""
-        condition = " AND status = ?" if status is not None else ""
-        with self._read() as db:
-            rows = db.execute(f"SELECT {_ITEM_FIELDS}, scenario_json FROM campaign_items WHERE campaign_id = ?"
-                              f"{condition} ORDER BY item_index",
-                              (campaign_id, *([status] if status is not None else []))).fetchall()
-        return [CampaignItemWithScenario(**decoded(row)) for row in rows]
+        if status is None:
+            return self._items(campaign_id)
+        return self._items(campaign_id, "status = ?", (status,))
 
     def unfaithful_items(self, campaign_id: str) -> list[CampaignItemWithScenario]:
         """The campaign's done items whose run's host did not keep up (its
         fidelity evidence: satlink's lateness at or above its limit), in item order."""
-        fields = ", ".join(f"i.{field}" for field in _ITEM_FIELDS.split(", "))
+        return self._items(campaign_id,
+                           "status = 'done' AND run_id IN (SELECT run_id FROM runs WHERE host_kept_up = 0)")
+
+    def _items(self, campaign_id: str, condition: str = "1", parameters: tuple[Any, ...] = ()
+               ) -> list[CampaignItemWithScenario]:
         with self._read() as db:
-            rows = db.execute(f"SELECT {fields}, i.scenario_json FROM campaign_items i JOIN runs r "
-                              "ON r.run_id = i.run_id WHERE i.campaign_id = ? AND i.status = 'done' "
-                              "AND r.host_kept_up = 0 ORDER BY i.item_index", (campaign_id,)).fetchall()
+            rows = db.execute(f"SELECT {_ITEM_FIELDS}, scenario_json FROM campaign_items WHERE campaign_id = ? "
+                              f"AND {condition} ORDER BY item_index", (campaign_id, *parameters)).fetchall()
         return [CampaignItemWithScenario(**decoded(row)) for row in rows]
 
     def pending_items(self, campaign_id: str) -> list[CampaignItemWithScenario]:
