@@ -171,6 +171,17 @@ def _follow_campaign(args: argparse.Namespace, max_concurrent: int, start: Calla
         def finished() -> bool:
             return _existing(manager.store.get_campaign(campaign_id)).status != "running"
         _wait(finished)
+        rounds = args.redo_unfaithful_rounds
+        for round_ in range(1, rounds + 1):
+            # Only a campaign that ended well: a cancelled one is resumed, not redone.
+            if _existing(manager.store.get_campaign(campaign_id)).status != "done":
+                break
+            count = manager.redo_unfaithful(campaign_id)
+            if not count:
+                break
+            _say(f"campaign {campaign_id}: running again {count} of its runs whose host did not keep up "
+                 f"(round {round_} of {rounds})")
+            _wait(finished)
         unsubscribe()
         bar.close()
         campaign = _existing(manager.store.get_campaign(campaign_id))
@@ -388,6 +399,12 @@ def _db_after_the_command(commands: argparse._SubParsersAction[argparse.Argument
                 _db_after_the_command(action)
 
 
+def _redo_rounds_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--redo-unfaithful-rounds", type=int, choices=range(0, 6), default=0, metavar="0..5",
+                        help="once the campaign is done, run again its runs whose host did not keep up, as "
+                             "--redo-unfaithful does, up to this many times while any are left (default: 0)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="satlab", description="Transport experiments over emulated GEO paths.")
     parser.add_argument("--db", default=str(Settings.from_env().db_path),
@@ -411,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     campaign.add_argument("--parallel", type=int, choices=range(1, 9), metavar="1..8",
                           help="runs at once (default: the campaign's `parallel`)")
     campaign.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")
+    _redo_rounds_argument(campaign)
     campaign.set_defaults(handler=_campaign)
 
     study = commands.add_parser("study", help="published studies: run them, compare with the published figures")
@@ -427,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     study_run.add_argument("--quick", action="store_true",
                            help="the configurations that finish fast, few iterations: a smoke test, not a result")
     study_run.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")
+    _redo_rounds_argument(study_run)
     study_report = study_commands.add_parser("report", help="satlab's figures beside the published ones, and checks")
     study_report.add_argument("id")
     study_report.add_argument("--campaign", action="append",

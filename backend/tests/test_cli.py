@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from satlab.engine import host, topology
+from satlab import cli
+from satlab.engine import fidelity, host, topology
 from satlab.service.store import Store
 from tests.conftest import LABS
 from tests.test_store import sample_event
@@ -187,6 +188,30 @@ def test_campaign_redo_unfaithful_runs_again_only_the_runs_whose_host_did_not_ke
     unknown = subprocess.run(SATLAB + ["--db", db, "campaign", "--redo-unfaithful", "c0ffee"],
                              capture_output=True, text=True, timeout=60)
     assert unknown.returncode == 2 and "--redo-unfaithful: there is no campaign 'c0ffee'" in unknown.stderr
+
+
+@pytest.mark.needs_root
+def test_redo_rounds_run_again_the_runs_whose_host_did_not_keep_up_until_the_rounds_end(tmp_path, monkeypatch,
+                                                                                        capsys):
+    # A limit no host meets (lateness is never below 0 ms): every run is unfaithful, so each round redoes both.
+    monkeypatch.setattr(fidelity, "LATENESS_P99_LIMIT_MS", 0.0)
+    monkeypatch.setattr(cli, "_on_signals", lambda handler: None)  # pytest keeps its own
+    db = str(tmp_path / "satlab.db")
+    argv = ["--db", db, "campaign", str(write_campaign(tmp_path)), "--redo-unfaithful-rounds", "2", "--json"]
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    campaign = json.loads(out)
+    assert (campaign["status"], campaign["progress"]["done"]) == ("done", 2)
+    for round_ in (1, 2):
+        assert f"running again 2 of its runs whose host did not keep up (round {round_} of 2)" in err
+    assert "round 3" not in err
+    with Store(db) as store:
+        listed, _ = store.list_runs(campaign_id=campaign["campaign_id"])
+        runs = [store.get_run(run.run_id) for run in listed]
+        kept = {item.run_id for item in store.campaign_items(campaign["campaign_id"])}
+    # Each item ran three times; every run stays stored, the items hold the last.
+    assert len(runs) == 6 and all(run and run.status == "done" and run.host_kept_up is False for run in runs)
+    assert kept <= {run.run_id for run in runs} and len(kept) == 2
 
 
 def test_export_of_an_unknown_run_exits_2(tmp_path):
