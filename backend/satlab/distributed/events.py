@@ -1,7 +1,8 @@
 """Run events from workers to the server, over a Redis stream.
 
 A worker publishes every event its runs emit (the engine's on_event dicts:
-state, sample, summary, error) to one stream; the server reads it as a
+state, sample, summary, error), and the files its runs keep (as chunks,
+before their run's summary: satlab.distributed.files), to one stream; the server reads it as a
 consumer group, stores each event and streams it to browsers as it does a
 local run's, then acknowledges it. A stream rather than pub/sub: an event
 published while the server is down waits in the stream, and an event the
@@ -13,12 +14,17 @@ server stays away for long (the oldest entries go first).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, cast
 
 import redis
+
+from satlab.distributed.files import ChunkRefused, FileChunk, parse_chunk, publish_file
+from satlab.engine.artifacts import KeptFile
 
 EVENTS_STREAM = "satlab:run-events"
 SERVER_GROUP = "satlab-server"
@@ -47,22 +53,33 @@ def check_event(event: Any) -> dict[str, Any]:
 class ReceivedEvent:
     entry_id: str  # the stream's id of the entry, to acknowledge it
     worker: str  # who published it
-    event: dict[str, Any]
+    event: dict[str, Any]  # a chunk of a kept file: {"type": "file", "run_id": ...}
+    chunk: FileChunk | None = None  # the chunk, for a file's entry (satlab.distributed.files)
 
 
-def parse_entry(fields: Mapping[bytes, bytes]) -> tuple[str, dict[str, Any]]:
-    """(worker, event) of a stream entry; EventRefused if it is not one."""
+def parse_entry(fields: Mapping[bytes, bytes]) -> ReceivedEvent:
+    """A stream entry (without its id): a run event, or a chunk of a run's
+    kept file; EventRefused if it is neither."""
     worker, body = fields.get(b"worker"), fields.get(b"event")
-    if worker is None or body is None:
-        raise EventRefused("an entry has the fields worker and event")
+    if worker is None or (body is None and b"file" not in fields):
+        raise EventRefused("an entry has the fields worker and event (a file's: worker, file and data)")
     try:
         worker_name = worker.decode()
+    except UnicodeDecodeError as error:
+        raise EventRefused(f"worker: not UTF-8 text ({error})") from None
+    if not 0 < len(worker_name) <= WORKER_NAME_MAX_CHARS:
+        raise EventRefused(f"worker: a name of 1 to {WORKER_NAME_MAX_CHARS} characters")
+    if body is None:
+        try:
+            chunk = parse_chunk(fields)
+        except ChunkRefused as refusal:
+            raise EventRefused(str(refusal)) from None
+        return ReceivedEvent("", worker_name, {"type": "file", "run_id": chunk.header.run_id}, chunk)
+    try:
         event = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise EventRefused(f"event: not JSON text ({error})") from None
-    if not 0 < len(worker_name) <= WORKER_NAME_MAX_CHARS:
-        raise EventRefused(f"worker: a name of 1 to {WORKER_NAME_MAX_CHARS} characters")
-    return worker_name, check_event(event)
+    return ReceivedEvent("", worker_name, check_event(event))
 
 
 class EventPublisher:
@@ -77,6 +94,10 @@ class EventPublisher:
         entry_id = self.client.xadd(self.stream, {"worker": self.worker, "event": json.dumps(check_event(event))},
                                     maxlen=self.max_entries, approximate=True)
         return cast(bytes, entry_id).decode()
+
+    def publish_file(self, run_id: str, kept: KeptFile, path: Path) -> None:
+        """Add one of run_id's kept files to the stream, as chunks (satlab.distributed.files)."""
+        publish_file(self.client, self.stream, self.worker, run_id, kept, path, self.max_entries)
 
 
 class EventConsumer:
@@ -121,12 +142,12 @@ class EventConsumer:
                 try:
                     if fields is None:  # deleted after it was read: nothing left to store
                         raise EventRefused("the entry was deleted")
-                    worker, event = parse_entry(fields)
+                    received = parse_entry(fields)
                 except EventRefused as refusal:
                     self.refused.append(f"entry {entry_id} of {self.stream}: {refusal}")
                     refused_ids.append(entry_id)
                     continue
-                events.append(ReceivedEvent(entry_id, worker, event))
+                events.append(dataclasses.replace(received, entry_id=entry_id))
         self._forget(refused_ids)
         return events
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from satlab.scenario import Scenario, ScenarioError, check_depth, describe, validate
+from satlab.scenario import MAX_CAPTURE_BYTES, Scenario, ScenarioError, check_depth, describe, validate
 
 # A run whose worker vanished is tried once more, elsewhere; then it fails with the reason.
 MAX_ATTEMPTS = 2
@@ -37,21 +37,26 @@ class _Envelope(BaseModel):
     run_id: str = Field(pattern=RUN_ID_PATTERN)
     idempotency_key: str = Field(pattern=IDEMPOTENCY_KEY_PATTERN)
     attempt: int = Field(ge=1, le=MAX_ATTEMPTS)
+    artifact_bytes: int = Field(ge=0, le=MAX_CAPTURE_BYTES)
     scenario: dict[str, Any]
 
 
 @dataclass(frozen=True)
 class RunRequest:
     """One run for a worker: which run (its id in the server's store), which
-    campaign item (idempotency_key), which attempt, and what to run."""
+    campaign item (idempotency_key), which attempt, what to run, and the most
+    bytes the files it keeps may take (the server's cap for it:
+    queue.RunQueue.artifact_cap_bytes)."""
     run_id: str
     idempotency_key: str
     attempt: int
     scenario: Scenario
+    artifact_bytes: int
 
     def to_message(self) -> dict[str, Any]:
         """The request as JSON-ready data; parse_run_request(to_message()) gives it back."""
         return {"run_id": self.run_id, "idempotency_key": self.idempotency_key, "attempt": self.attempt,
+                "artifact_bytes": self.artifact_bytes,
                 "scenario": self.scenario.model_dump(mode="json", by_alias=True)}
 
 
@@ -70,4 +75,4 @@ def parse_run_request(message: Any) -> RunRequest:
     except ScenarioError as error:
         raise MessageRefused([f"scenario.{problem}" if not problem.startswith("scenario") else problem
                               for problem in error.problems]) from None
-    return RunRequest(envelope.run_id, envelope.idempotency_key, envelope.attempt, scenario)
+    return RunRequest(envelope.run_id, envelope.idempotency_key, envelope.attempt, scenario, envelope.artifact_bytes)

@@ -208,6 +208,10 @@ class RunQueue:
         if event["type"] != "summary":
             self.broker.publish_run_event(event, run.campaign_id)
 
+    def artifact_cap_bytes(self, scenario: Scenario) -> int:
+        """The most bytes a run's kept files may take: its scenario's capture.max_bytes, or this server's."""
+        return scenario.capture.max_bytes or self.artifact_bytes
+
     def finish(self, run_id: str, result: dict[str, Any]) -> None:
         """A started run ended with result (RunResult.to_dict()): stored,
         published, its on_finished told, and the next runs started."""
@@ -224,7 +228,7 @@ class RunQueue:
         def on_event(event: Event) -> None:
             self.record_event(run, event)
 
-        sink = self.artifacts.sink(run.run_id, run.scenario.capture.max_bytes or self.artifact_bytes)
+        sink = self.artifacts.sink(run.run_id, self.artifact_cap_bytes(run.scenario))
         try:
             result = runner.run(run.scenario, on_event, run.cancel, run.run_id, sink).to_dict()
         except Exception as error:  # preflight on a host that changed since submit; engine bugs

@@ -3,7 +3,9 @@ over goes to the workers as a Celery task (RUN_TASK on RUN_QUEUE, the run
 request of satlab.distributed.messages, JSON), and what they publish comes
 back through the Redis event stream into the queue's record_event and
 finish: the store and the WebSockets see a remote run's events exactly as a
-local run's.
+local run's, and its kept files (qlogs, key logs, packet captures) arrive
+before its summary into the run's directory, as a local run's are written
+(satlab.distributed.files).
 
 Two threads: one reads the event stream (as the consumer group's one
 server), one sends what is queued and watches the workers. A worker whose
@@ -38,6 +40,7 @@ import redis
 from satlab.distributed import claims, connection, workers
 from satlab.distributed.celery_app import RUN_QUEUE, RUN_TASK, make_app
 from satlab.distributed.events import EventConsumer, ReceivedEvent
+from satlab.distributed.files import FileReceiver
 from satlab.distributed.messages import MAX_ATTEMPTS, RunRequest
 from satlab.distributed.workers import WorkerRecord
 from satlab.engine.plan import new_run_id
@@ -80,6 +83,7 @@ class RemoteRuns:
         # whose worker dropped it is judged only once every event published before then was read.
         self._drained_at = float("-inf")
         self._watched: dict[str, _Watched] = {}
+        self.files = FileReceiver(queue.artifacts.directory, self._artifact_cap_bytes)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._read_events, name="remote-events", daemon=True),
@@ -108,6 +112,10 @@ class RemoteRuns:
                 if run.run_id in self._unsent:
                     self._unsent.remove(run.run_id)
             self.queue.finish(run.run_id, _ended(run.run_id, "cancelled", "the run was cancelled before it started"))
+
+    def _artifact_cap_bytes(self, run_id: str) -> int:
+        run = self.queue.active_run(run_id)
+        return self.queue.artifact_cap_bytes(run.scenario) if run is not None else 0
 
     # -- life cycle ---------------------------------------------------------------
 
@@ -226,6 +234,9 @@ class RemoteRuns:
         run = self.queue.active_run(event["run_id"])
         if run is None:
             return  # finished already (an event read again, a late one of a run given up), or not this server's
+        if received.chunk is not None:
+            self.files.receive(received.worker, received.chunk)
+            return
         if event["type"] == "state" and event.get("state") == "started":
             self.store.set_run_worker(run.run_id, received.worker, extras.get("provenance"))
             self.store.set_run_status(run.run_id, "running")
@@ -233,6 +244,7 @@ class RemoteRuns:
                 self._watched.setdefault(run.run_id, _Watched()).worker = received.worker
         if event["type"] == "summary":
             result = {key: value for key, value in event.items() if key != "type"}
+            result["artifacts"] = self.files.settle(run.run_id, result.get("artifacts"))
             with self._lock:
                 self._watched.pop(run.run_id, None)
             self.queue.finish(run.run_id, result)
@@ -287,7 +299,7 @@ class RemoteRuns:
                 continue
             key = item_key(row.campaign_id, row.item_index) if row.campaign_id and row.item_index is not None \
                 else run_id
-            request = RunRequest(run_id, key, row.attempt, run.scenario)
+            request = RunRequest(run_id, key, row.attempt, run.scenario, self.queue.artifact_cap_bytes(run.scenario))
             # JSON only (the app's serializer); task_id is the run's id, to find it in the broker.
             self.app.send_task(RUN_TASK, args=[request.to_message()], queue=RUN_QUEUE, task_id=run_id)
             self._forget_unsent(run_id)

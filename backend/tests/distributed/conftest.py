@@ -82,4 +82,5 @@ def redis_client(redis_server: RedisServer) -> Iterator[redis.Redis]:
 
 def run_request() -> RunRequest:
     """A valid request: the GEO ideal path through an S(5,100) tunnel."""
-    return RunRequest("a1b2c3", "campaign-7:12", 1, load(LABS / "geo-ideal.yaml", ["tunnel.k=5", "tunnel.z=100"]))
+    return RunRequest("a1b2c3", "campaign-7:12", 1, load(LABS / "geo-ideal.yaml", ["tunnel.k=5", "tunnel.z=100"]),
+                      256 << 20)

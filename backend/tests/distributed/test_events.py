@@ -65,7 +65,7 @@ def test_entries_that_are_not_run_events_are_refused_and_dropped(redis_client: r
         "event: not JSON text (Expecting value: line 1 column 1 (char 0))",
         "type: must be one of state, sample, summary, error, got 'rm -rf'",
         "an event is a JSON object, got list",
-        "an entry has the fields worker and event",
+        "an entry has the fields worker and event (a file's: worker, file and data)",
         "run_id: every run event names its run"]
     server.acknowledge(received)
     assert redis_client.xlen(EVENTS_STREAM) == 0

@@ -10,7 +10,7 @@ from tests.distributed.conftest import run_request
 
 @pytest.mark.parametrize("preset", sorted(path.name for path in LABS.glob("*.yaml")))
 def test_every_preset_goes_through_the_queue_unchanged(preset):
-    sent = RunRequest("a1b2c3", "campaign-7:12", 2, load(LABS / preset))
+    sent = RunRequest("a1b2c3", "campaign-7:12", 2, load(LABS / preset), 256 << 20)
     assert parse_run_request(sent.to_message()) == sent
 
 
@@ -23,14 +23,15 @@ def refusal(message) -> list[str]:
 def test_a_message_that_is_not_a_request_is_refused():
     assert refusal(["a1b2c3"]) == ["message: Input should be a valid dictionary or instance of _Envelope"]
     assert refusal({}) == ["run_id: Field required", "idempotency_key: Field required", "attempt: Field required",
-                           "scenario: Field required"]
+                           "artifact_bytes: Field required", "scenario: Field required"]
 
 
 def test_a_request_with_unknown_or_wrong_fields_is_refused_naming_them():
-    message = {**run_request().to_message(), "run_id": "../etc", "attempt": 3, "command": "sh"}
+    message = {**run_request().to_message(), "run_id": "../etc", "attempt": 3, "artifact_bytes": -1, "command": "sh"}
     assert refusal(message) == [
         "run_id: String should match pattern '^[0-9a-f]{6}$' (got '../etc')",
         "attempt: Input should be less than or equal to 2 (got 3)",
+        "artifact_bytes: Input should be greater than or equal to 0 (got -1)",
         "command: is not a known field"]
     assert refusal({**run_request().to_message(), "attempt": "1"}) == [
         "attempt: Input should be a valid integer (got '1')"]

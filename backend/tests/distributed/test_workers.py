@@ -8,10 +8,14 @@ request is refused without running anything."""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import io
 import json
 import signal
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,8 +27,9 @@ from websockets.sync.client import connect as websocket
 from satlab.distributed import connection, workers
 from satlab.distributed.celery_app import RUN_QUEUE, RUN_TASK, make_app
 from satlab.distributed.events import EVENTS_STREAM
-from satlab.engine import topology
+from satlab.engine import host, topology
 from satlab.engine.wait import wait_until
+from satlab.service.artifacts import RunArtifacts
 from satlab.service.store import Store
 from tests.distributed.conftest import RedisServer
 from tests.distributed.stack import Stack
@@ -113,6 +118,35 @@ def test_a_campaign_spreads_over_two_workers_and_their_events_reach_a_websocket(
     assert not any("provenance" in event for event in received)  # the worker's fields stay on the server
 
 
+def test_a_workers_run_keeps_its_qlogs_and_captures_on_the_server(stack: Stack) -> None:
+    """A QUIC run with packet captures, run by a worker: its files (qlogs of
+    both ends, the link's and the tunnel's captures) are on the server once
+    the run is done, byte for byte what the run's result lists."""
+    created = httpx2.post(f"{stack.api}/runs", timeout=30, json={"lab": "geo-ideal", "set": [
+        "flows.0.transport=quic-picoquic", "flows.0.cc=bbr1", "flows.0.size_bytes=200000", "flows.0.hystart=null",
+        "capture.packets=true", "tunnel.k=5", "tunnel.z=100"]})
+    assert created.status_code == 201, created.text
+    run_id = created.json()["run_id"]
+    with Store(stack.db) as store:
+        wait_until(lambda: (run := store.get_run(run_id)) is not None and run.status != "queued"
+                   and run.status != "running", CAMPAIGN_DEADLINE_S, f"run {run_id} to end")
+        run = store.get_run(run_id)
+    assert run is not None and run.status == "done" and run.worker in ("w1", "w2") and run.result is not None
+    artifacts = run.result["artifacts"]
+    assert artifacts["refused"] == []
+    listed = {file["name"]: file for file in artifacts["files"]}
+    assert {file["kind"] for file in listed.values()} == {"qlog", "keylog", "pcapng"}
+    export = httpx2.get(f"{stack.api}/runs/{run_id}/export", params={"what": "all"}, timeout=60)
+    assert export.status_code == 200, export.text
+    archive = zipfile.ZipFile(io.BytesIO(export.content))
+    kept = RunArtifacts.beside(stack.db).directory(run_id)
+    for name, file in listed.items():
+        data = (kept / name).read_bytes()
+        assert (len(data), hashlib.sha256(data).hexdigest()) == (file["size_bytes"], file["sha256"]), name
+        assert archive.read(name.removesuffix(".gz")) == gzip.decompress(data)  # the export unpacks them
+    assert not (host.WORK_ROOT / f"worker-{run.worker}" / run_id).exists()  # the worker's copy is gone
+
+
 def test_a_worker_killed_mid_run_has_its_run_tried_once_more_and_its_leftovers_swept(stack: Stack) -> None:
     campaign_id = start_campaign(stack, 1_000_000)
     with Store(stack.db) as store:
@@ -174,6 +208,7 @@ def test_a_queue_message_that_is_no_run_request_is_refused_without_running_anyth
     try:
         app.send_task(RUN_TASK, args=[{"run_id": "zzz", "scenario": {"flows": "many"}}], queue=RUN_QUEUE)
         app.send_task(RUN_TASK, args=[{"run_id": "abc123", "idempotency_key": "c1:0", "attempt": 1,
+                                       "artifact_bytes": 1 << 20,
                                        "scenario": {"name": "x", "flows": [{"transport": "tcp", "cc": "tahoe"}]}}],
                       queue=RUN_QUEUE)
         # Not JSON: a pickled body is never read (workers run as root).

@@ -8,7 +8,8 @@ RUN_TASK), in order, stopping at the first step that says no:
 2. drop it if the server cancelled the run, or if a worker claimed it
    already (the broker delivered it again): a run never runs twice;
 3. wait for room on this host (gate.AdmissionGate);
-4. run it with the engine, publishing every event to the server.
+4. run it with the engine, publishing every event to the server, and the
+   files it keeps (within the cap the request gives) before its summary.
 
 A worker that is stopping publishes nothing more of its runs: it leaves,
 its record goes, and the server tries its runs once more elsewhere.
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import redis
@@ -30,6 +33,7 @@ from satlab.distributed.events import EventPublisher
 from satlab.distributed.messages import RUN_ID_PATTERN, MessageRefused, RunRequest, parse_run_request
 from satlab.engine import runner
 from satlab.engine.admission import demand
+from satlab.engine.artifacts import ArtifactSink
 from satlab.service.provenance import provenance
 from satlab.service.worker.gate import AdmissionGate
 
@@ -46,8 +50,9 @@ class WorkerRuns:
     """The runs of one worker: its gate, its cancel tokens, its publisher."""
 
     def __init__(self, name: str, client: redis.Redis, gate: AdmissionGate, longest_run_s: float,
-                 on_change: Callable[[], object] = lambda: None):
+                 files_root: Path, on_change: Callable[[], object] = lambda: None):
         self.name, self.client, self.gate = name, client, gate
+        self.files_root = files_root  # a directory per run of the files it keeps, until they are sent
         self.publisher = EventPublisher(client, name)
         self.claim_ttl_s = 2 * visibility_timeout_s(longest_run_s)  # outlives any redelivery of the message
         self.on_change = on_change
@@ -123,15 +128,34 @@ class WorkerRuns:
             self._publish_end(request.run_id, "cancelled", "the run was cancelled before it started")
             return
         self.on_change()
+        sink = ArtifactSink(self.files_root / request.run_id, request.artifact_bytes)
+
+        def publish(event: dict[str, Any]) -> None:
+            if event["type"] == "summary":
+                self._publish_files(request.run_id, sink)  # before the summary, which ends the run on the server
+            self._publish(event)
         try:
             self._publish({"type": "state", "state": "started", "run_id": request.run_id,
                            "provenance": provenance()})
-            runner.run(request.scenario, self._publish, cancel, request.run_id)
+            runner.run(request.scenario, publish, cancel, request.run_id, sink)
         except Exception as error:  # preflight on this host (it differs from the server's); engine bugs
             log.exception("satlab worker %s: run %s failed", self.name, request.run_id)
             self._publish_end(request.run_id, "failed", f"on worker {self.name}: {error}")
         finally:
+            shutil.rmtree(sink.directory, ignore_errors=True)
             self.gate.release(request.run_id)
+
+    def _publish_files(self, run_id: str, sink: ArtifactSink) -> None:
+        """Send the files the run kept to the server; one Redis refused is not
+        sent (the server then lists it among those the run could not keep)."""
+        if self.stopping or run_id in self._abandoned:
+            return
+        for kept in sink.files:
+            try:
+                self.publisher.publish_file(run_id, kept, sink.directory / kept.name)
+            except redis.RedisError as error:
+                log.warning("satlab worker %s: the file %s of run %s did not reach Redis: %s", self.name,
+                            kept.name, run_id, error)
 
     def _publish(self, event: dict[str, Any]) -> None:
         if self.stopping or event.get("run_id") in self._abandoned:

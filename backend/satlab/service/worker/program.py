@@ -18,6 +18,7 @@ import logging
 import os
 import platform
 import re
+import shutil
 import socket
 import time
 from collections.abc import Callable
@@ -140,7 +141,10 @@ def run_worker(options: WorkerOptions) -> int:
         longest_s = longest_run_s()
         gate = AdmissionGate(calibration, max_runs)
         identity = fidelity.host_identity()
-        runs = WorkerRuns(name, client, gate, longest_s)
+        # What a killed predecessor of this name left of its runs' kept files goes.
+        files_root = host.WORK_ROOT / f"worker-{name}"
+        shutil.rmtree(files_root, ignore_errors=True)
+        runs = WorkerRuns(name, client, gate, longest_s, files_root)
         heartbeat = Heartbeat(client, Identity(name, identity["host_name"], platform.release(),
                                                identity["satlab_version"],
                                                calibration.summary() if calibration else None, max_runs,
