@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from satlab.distributed.messages import RUN_ID_PATTERN
 from satlab.engine.artifacts import PARTIAL_PREFIX, KeptFile, Kind
-from satlab.scenario.capture import MAX_CAPTURE_BYTES
+from satlab.scenario import MAX_CAPTURE_BYTES
 
 # A read of the stream (remote.READ_COUNT entries) then holds at most 50 MiB of files in the server's memory.
 CHUNK_BYTES = 256 << 10
