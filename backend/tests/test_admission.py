@@ -37,6 +37,18 @@ def test_kinds_mix_by_their_costs():
     assert admission.decide(QUIC, [QUIC, QUIC], CALIBRATION).admitted
 
 
+def test_a_quic_run_weighs_one_unit_per_quic_flow():
+    five = Demand("quic", None, 5)  # five picoquic flows: five one-flow runs' work
+    assert admission.cost(five, CALIBRATION) == Fraction(5, 3)
+    assert admission.decide(five, [], CALIBRATION).admitted  # an idle host still takes it, alone
+    refused = admission.decide(five, [TCP], CALIBRATION)
+    assert refused == Decision(False, "the running runs take 6% of this host and a quic run of 5 QUIC flows (one "
+                                      "run's share each) takes 167% (this host runs 3 at once faithfully)")
+    two = Demand("quic", None, 2)
+    assert admission.decide(QUIC, [two], CALIBRATION).admitted
+    assert not admission.decide(two, [two], CALIBRATION).admitted
+
+
 def test_runs_with_opposite_hystart_never_share_a_host_whatever_the_room():
     hystart_on = Demand("kernel_tcp", True)
     refused = admission.decide(hystart_on, [TCP], CALIBRATION)
@@ -78,6 +90,10 @@ def test_the_upper_bound_applies_with_a_calibration_too():
     ([], Demand("kernel_tcp", False)),
     (["tunnel.k=5", "tunnel.z=100"], Demand("tunnel", False)),
     (["flows.0={transport: quic-picoquic, cc: bbr1, size_bytes: 1000000}"], Demand("quic", None)),
+    # Five QUIC flows weigh five; TCP flows beside them (the kernel's) nothing more.
+    (["flows=[{transport: quic-picoquic, cc: bbr1, size_bytes: 1000000, count: 5}, {size_bytes: 1000000}]"],
+     Demand("quic", None, 5)),
+    (["flows.0.count=5", "tunnel.k=5", "tunnel.z=100"], Demand("tunnel", False)),
 ])
 def test_demand_of_a_scenario(overrides, expected):
     assert admission.demand(load(LABS / "geo-ideal.yaml", overrides)) == expected

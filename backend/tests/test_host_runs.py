@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from satlab.engine import host_runs
+from satlab.engine import host, host_runs
 from satlab.engine.admission import Demand
 from satlab.engine.capacity import Calibration, KindCapacity
 
@@ -31,6 +31,20 @@ def test_places_add_up_to_the_calibration_and_free_when_released():
     assert host_runs.running() == [TCP, TCP]
     first.release()
     assert host_runs.admit("aaaaa3", TCP, CALIBRATION)[1] is not None
+
+
+def test_a_runs_units_are_in_its_claim_and_a_claim_without_them_weighs_one(lock_dir):
+    five = Demand("quic", None, 5)
+    place = host_runs.admit("ddddd1", five, None)[1]
+    assert place is not None
+    (lock_dir / "admitted-ddddd2.json").write_text('{"kind": "quic", "hystart": null}')  # an older satlab's
+    held = host.try_claim("admitted-ddddd2.json", lock_dir)  # ... which a live process holds
+    try:
+        assert sorted(host_runs.running(), key=lambda demand: demand.units) == [QUIC, five]
+    finally:
+        assert held is not None
+        held.close()
+        place.release()
 
 
 def test_opposite_hystart_never_together_even_without_a_calibration():

@@ -4,7 +4,7 @@ whole host: two workers on one machine (`docker compose up --scale
 worker=2`) share its calibrated capacity instead of each taking all of it.
 
 Each admitted run holds an flock on LEDGER_DIR/admitted-<run id>.json,
-which holds its demand (kind, Hystart), from its admission to its end.
+which holds its demand (kind, Hystart, units), from its admission to its end.
 LEDGER_DIR is the host-wide RUN_LOCK_DIR whatever SATLAB_LOCK_DIR says
 (satlab.engine.host; containers bind the host's), and the kernel drops a dead process's flocks,
 so a crash never leaves a run counted. Reading the runs, deciding and
@@ -66,7 +66,8 @@ def _parse(text: str) -> Demand | None:
     if not isinstance(data, dict) or data.get("kind") not in RUN_KINDS or data.get("hystart") not in (None, True,
                                                                                                         False):
         return None
-    return Demand(data["kind"], data["hystart"])
+    units = data.get("units", 1)  # a claim of a satlab before units: one
+    return Demand(data["kind"], data["hystart"], units if type(units) is int and units >= 1 else 1)
 
 
 def _running() -> list[Demand]:
@@ -102,6 +103,6 @@ def admit(run_id: str, demand: Demand, calibration: Calibration | None) -> tuple
         if claim is None:
             return Decision(False, f"run {run_id} is admitted already"), None
         claim.truncate(0)
-        claim.write(json.dumps({"kind": demand.kind, "hystart": demand.hystart}))
+        claim.write(json.dumps({"kind": demand.kind, "hystart": demand.hystart, "units": demand.units}))
         claim.flush()
         return decision, Admitted(run_id, demand, claim)
