@@ -89,15 +89,28 @@ def _existing[Row](thing: Row | None) -> Row:
     return thing
 
 
-def _on_signals(handler: Callable[[], object]) -> None:
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, lambda *_: handler())
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
-def _wait(condition: Callable[[], bool]) -> None:
-    """Block the main thread (so signals are handled) until condition holds."""
+def _signalled() -> threading.Event:
+    """An event that Ctrl-C, SIGTERM or SIGHUP sets, and nothing more (see _wait)."""
+    event = threading.Event()
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, lambda *_: event.set())
+    return event
+
+
+def _wait(condition: Callable[[], bool], signalled: threading.Event, on_signal: Callable[[], object]) -> None:
+    """Block the main thread until condition holds, calling on_signal from
+    here after each signal. Never from the signal's handler: that runs
+    between two steps of the main thread, maybe inside a store transaction
+    whose lock on_signal takes again, and the lock is not reentrant (a
+    cancelled study run once waited for itself that way)."""
     while not condition():
-        time.sleep(0.1)
+        if signalled.is_set():
+            signalled.clear()
+            on_signal()
+        signalled.wait(0.1)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -106,8 +119,7 @@ def _run(args: argparse.Namespace) -> int:
         unsubscribe = manager.broker.subscribe(_progress)
         origin = RunOrigin("command-line", lab=preset_file(Settings.from_env().labs_dir, args.file))
         run_id = manager.submit(scenario, origin=origin)
-        _on_signals(lambda: manager.cancel(run_id))
-        _wait(lambda: manager.wait(run_id, 0) is not None)
+        _wait(lambda: manager.wait(run_id, 0) is not None, _signalled(), lambda: manager.cancel(run_id))
         unsubscribe()
         run = _existing(manager.store.get_run(run_id))
     result = _existing(run.result)
@@ -166,11 +178,14 @@ def _follow_campaign(args: argparse.Namespace, max_concurrent: int, start: Calla
         # This process runs one campaign: every campaign event is its progress.
         unsubscribe = manager.broker.subscribe(bar.update)
         campaign_id = start(manager)
-        _on_signals(lambda: manager.cancel_campaign(campaign_id))
+        signalled = _signalled()
 
         def finished() -> bool:
             return _existing(manager.store.get_campaign(campaign_id)).status != "running"
-        _wait(finished)
+
+        def cancel() -> None:
+            manager.cancel_campaign(campaign_id)
+        _wait(finished, signalled, cancel)
         rounds = args.redo_unfaithful_rounds
         for round_ in range(1, rounds + 1):
             # Only a campaign that ended well: a cancelled one is resumed, not redone.
@@ -181,7 +196,7 @@ def _follow_campaign(args: argparse.Namespace, max_concurrent: int, start: Calla
                 break
             _say(f"campaign {campaign_id}: running again {count} of its runs whose host did not keep up "
                  f"(round {round_} of {rounds})")
-            _wait(finished)
+            _wait(finished, signalled, cancel)
         unsubscribe()
         bar.close()
         campaign = _existing(manager.store.get_campaign(campaign_id))
@@ -276,8 +291,12 @@ def _channel(args: argparse.Namespace) -> int:
     return 0
 
 
-def _interrupt() -> None:
-    raise KeyboardInterrupt
+def _interrupt_on_signals() -> None:
+    """A signal stops what the main thread does at once (a long write), as Ctrl-C does."""
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, interrupt)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -302,7 +321,7 @@ def _export(args: argparse.Namespace) -> int:
             raise ScenarioError([f"export {args.kind} {args.id}: {made.filename} is binary; give -o FILE "
                                  f"(e.g. -o {made.filename}) or redirect stdout"])
         # SIGTERM and SIGHUP end the export as Ctrl-C does: the partial file is removed.
-        _on_signals(_interrupt)
+        _interrupt_on_signals()
         if args.output is None:
             made.write(sys.stdout.buffer)
             sys.stdout.flush()

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import zipfile
@@ -195,7 +196,7 @@ def test_redo_rounds_run_again_the_runs_whose_host_did_not_keep_up_until_the_rou
                                                                                         capsys):
     # A limit no host meets (lateness is never below 0 ms): every run is unfaithful, so each round redoes both.
     monkeypatch.setattr(fidelity, "LATENESS_P99_LIMIT_MS", 0.0)
-    monkeypatch.setattr(cli, "_on_signals", lambda handler: None)  # pytest keeps its own
+    monkeypatch.setattr(cli, "_signalled", threading.Event)  # pytest keeps its signal handlers
     db = str(tmp_path / "satlab.db")
     argv = ["--db", db, "campaign", str(write_campaign(tmp_path)), "--redo-unfaithful-rounds", "2", "--json"]
     assert cli.main(argv) == 0
@@ -212,6 +213,39 @@ def test_redo_rounds_run_again_the_runs_whose_host_did_not_keep_up_until_the_rou
     # Each item ran three times; every run stays stored, the items hold the last.
     assert len(runs) == 6 and all(run and run.status == "done" and run.host_kept_up is False for run in runs)
     assert kept <= {run.run_id for run in runs} and len(kept) == 2
+
+
+def test_a_signal_that_comes_inside_a_store_transaction_is_acted_on_after_it(tmp_path):
+    """Ctrl-C while the main thread reads the store: what the signal asks
+    (cancelling, which writes the store) runs once the read is over, not
+    inside it, where it would wait for the store's lock the main thread holds."""
+    acted: list[str] = []
+    before = {signum: signal.getsignal(signum) for signum in (*cli.STOP_SIGNALS, signal.SIGALRM)}
+
+    def waited_for_itself(*_: object) -> None:
+        raise TimeoutError("the main thread waited for the store's lock it held")
+    signal.signal(signal.SIGALRM, waited_for_itself)  # a lock's wait is interrupted by a signal's exception
+    signal.alarm(10)
+    try:
+        with Store(tmp_path / "satlab.db") as store:
+            signalled = cli._signalled()
+
+            def condition() -> bool:
+                with store._read():
+                    if not signalled.is_set() and not acted:
+                        os.kill(os.getpid(), signal.SIGINT)  # handled before the read ends
+                        time.sleep(0.05)
+                return bool(acted)
+
+            def cancel() -> None:
+                with store._write():  # the lock the read held when the signal came
+                    acted.append("cancelled")
+            cli._wait(condition, signalled, cancel)
+    finally:
+        signal.alarm(0)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+    assert acted == ["cancelled"]
 
 
 def test_export_of_an_unknown_run_exits_2(tmp_path):
