@@ -279,6 +279,35 @@ def test_campaign_interrupted_exits_130_and_resumes(tmp_path):
     assert json.loads(resumed.stdout)["progress"]["done"] == 3
 
 
+@pytest.mark.needs_root
+def test_a_campaign_whose_process_was_killed_mid_run_resumes_and_runs_that_item_again(tmp_path):
+    db = str(tmp_path / "satlab.db")
+    file = write_campaign(tmp_path, matrix={"flows.0.cc": ["cubic", "bbr"]}, parallel=1)
+    campaign = subprocess.Popen(SATLAB + ["--db", db, "campaign", str(file)], stderr=subprocess.PIPE, text=True)
+    try:
+        for line in campaign.stderr:
+            if "1/2 runs" in line:  # the first is done, the second running: a machine switched off now
+                campaign.kill()
+                break
+    finally:
+        campaign.kill()
+        campaign.wait()
+    campaign_id = line.split()[1]
+    with Store(db) as store:
+        killed = store.campaign_items(campaign_id)[1].run_id
+    resumed = subprocess.run(SATLAB + ["--db", db, "campaign", "--resume", campaign_id, "--json"],
+                             capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["progress"] == {"total": 2, "pending": 0, "running": 0, "done": 2, "failed": 0,
+                                                      "cancelled": 0}
+    with Store(db) as store:
+        second = store.campaign_items(campaign_id)[1]
+        assert second.run_id != killed and second.status == "done"
+        orphan = store.get_run(killed)
+        assert orphan is not None and orphan.status == "failed" and "stopped before it finished" in (orphan.error or "")
+    assert not {name for name in satlab_namespaces() if killed in name}
+
+
 def test_export_into_a_reader_that_stops_early_exits_quietly(tmp_path):
     db = tmp_path / "satlab.db"
     with Store(db) as store:

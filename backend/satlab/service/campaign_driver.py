@@ -32,6 +32,9 @@ from satlab.service.store import CampaignItemWithScenario, Store
 
 log = logging.getLogger("satlab")
 
+ORPHANED = ("the satlab process that ran it stopped before it finished (killed, or its machine stopped); "
+            "its campaign item ran again when the campaign resumed")
+
 
 @dataclass
 class _Campaign:
@@ -83,7 +86,8 @@ class CampaignDriver:
         return campaign_id
 
     def resume(self, campaign_id: str) -> None:
-        """Run what a campaign has left: pending items and those cancelled.
+        """Run what a campaign has left: pending items, those cancelled, and
+        those whose run's process died mid-run (the run fails, with why).
         CampaignClaimed if another satlab process drives it."""
         campaign = self.store.get_campaign(campaign_id)
         if campaign is None:
@@ -100,7 +104,12 @@ class CampaignDriver:
                 if item.status == "cancelled":
                     self.store.set_item(campaign_id, item.item_index, "pending", item.run_id)
                 elif item.status == "running" and item.run_id is not None:
-                    self._follow(campaign_id, current, item.item_index, item.run_id)
+                    if self._queue.active_run(item.run_id) is None and not host.run_alive(item.run_id):
+                        # Its process died mid-run (SIGKILL, a machine that stopped): the item runs again.
+                        self.store.set_run_status(item.run_id, "failed", ORPHANED)
+                        self.store.set_item(campaign_id, item.item_index, "pending")
+                    else:
+                        self._follow(campaign_id, current, item.item_index, item.run_id)
             self.store.set_campaign_status(campaign_id, "running")
             self._advance(campaign_id)
 
