@@ -93,7 +93,7 @@ def publish_file(client: redis.Redis, stream: str, worker: str, run_id: str, kep
             client.xadd(stream, {"worker": worker, "file": header.model_dump_json(), "data": data},
                         maxlen=max_entries, approximate=True)
             offset += len(data)
-            if offset >= kept.size_bytes:
+            if offset >= kept.size_bytes or not data:  # a file cut short: the server says it did not arrive
                 return
 
 
