@@ -67,6 +67,8 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   expect(downloadTime).toBeLessThan(10);
 
   const csv = panel.getByRole('link', { name: 'Summary CSV' });
+  // No PEP split the flow, so there are no PEP samples to offer (a run through one has the link).
+  await expect(panel.getByRole('link', { name: 'PEP samples CSV' })).toHaveCount(0);
   const response = await page.request.get(await csv.evaluate((link: HTMLAnchorElement) => link.href));
   expect(response.status()).toBe(200);
   const [header, firstRow] = (await response.text()).split(/\r?\n/);
