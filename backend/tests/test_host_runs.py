@@ -47,6 +47,35 @@ def test_a_runs_units_are_in_its_claim_and_a_claim_without_them_weighs_one(lock_
         place.release()
 
 
+def test_a_run_that_waited_long_enough_takes_the_room_before_a_later_one(lock_dir, monkeypatch):
+    monkeypatch.setattr(host_runs, "AGING_S", 0.0)  # every waiting run has waited long enough
+    first, second = host_runs.admit("eeeee1", TCP, CALIBRATION)[1], host_runs.admit("eeeee2", TCP, CALIBRATION)[1]
+    assert first is not None and second is not None
+    assert host_runs.admit("eeeee3", TCP, CALIBRATION)[1] is None  # the host is full: it waits
+    assert (lock_dir / "waiting-eeeee3.json").exists()
+    first.release()
+    decision, later = host_runs.admit("eeeee4", TCP, CALIBRATION)  # asks after the room freed, before eeeee3 looks
+    assert later is None and decision.reason is not None
+    assert decision.reason.startswith("run eeeee3 has waited 0 s for room on this host, longer than this run")
+    waited = host_runs.admit("eeeee3", TCP, CALIBRATION)[1]
+    assert waited is not None and not (lock_dir / "waiting-eeeee3.json").exists()
+    host_runs.forget("eeeee4")  # cancelled while it waits: it reserves nothing any more
+    assert not (lock_dir / "waiting-eeeee4.json").exists()
+    for place in (second, waited):
+        place.release()
+
+
+def test_a_run_that_waited_less_than_the_aging_time_reserves_nothing():
+    first = host_runs.admit("fffff1", QUIC, CALIBRATION)[1]
+    assert first is not None
+    assert host_runs.admit("fffff2", QUIC, CALIBRATION)[1] is None
+    first.release()
+    later = host_runs.admit("fffff3", QUIC, CALIBRATION)[1]  # runs of one queue pass each other freely
+    assert later is not None
+    later.release()
+    host_runs.forget("fffff2")
+
+
 def test_opposite_hystart_never_together_even_without_a_calibration():
     held = host_runs.admit("bbbbb1", TCP, None)[1]
     assert held is not None

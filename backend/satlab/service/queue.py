@@ -119,6 +119,7 @@ class RunQueue:
             queued = next((run for run in self._waiting if run.run_id == run_id), None)
             if queued is not None:
                 self._waiting.remove(queued)
+                host_runs.forget(run_id)  # it reserves no room any more
                 self._finish(queued, {"run_id": run_id, "status": "cancelled",
                                       "error": "the run was cancelled before it started", "flows": [],
                                       "iterations": []})

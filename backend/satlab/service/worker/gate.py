@@ -76,6 +76,7 @@ class AdmissionGate:
                     else:
                         self.waiting_reason = f"this worker runs {self.max_runs} at most (--max-runs)"
                     self._changed.wait(RECHECK_S)
+                host_runs.forget(run_id)  # it waits no more: it reserves no room
                 return False
             finally:
                 del self._waiting[run_id]
