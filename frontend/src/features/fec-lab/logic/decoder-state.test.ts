@@ -102,7 +102,7 @@ describe('the decoder panel', () => {
         run.free();
       }
     }
-  });
+  }, 30_000); // 80 random runs, every step checked: seconds when the host is busy, past Vitest's 5 s default
 
   it('says all 4 stay lost when 4 are missing after the run: S(5,100) at 15 % loss, the lab text', () => {
     const config: FecRunConfig = {
