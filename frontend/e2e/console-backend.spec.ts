@@ -69,7 +69,7 @@ test('every metric explains itself on hover or focus, read as its description', 
   const panel = await openRun(page);
   const help = panel.getByRole('button', { name: 'About Goodput per flow' });
   await help.focus();
-  await expect(panel.getByRole('tooltip')).toContainText('never above the bottleneck link’s rate');
+  await expect(panel.getByRole('tooltip')).toContainText('never above the rate of the slowest link the connection crosses');
   const summary = panel.getByRole('table', { name: 'Summary per flow' });
   await expect(summary.getByRole('columnheader', { name: 'Power, Mbit/s per s of RTT' })).toHaveAccessibleDescription(/^Kleinrock’s power/);
   await summary.getByRole('button', { name: 'About Mean RTT, ms' }).hover();
