@@ -74,7 +74,10 @@ def _admitting() -> Iterator[None]:
 
 
 def _parse(text: str) -> Demand | None:
-    data = _record(text)
+    return _demand_of(_record(text))
+
+
+def _demand_of(data: dict[str, Any] | None) -> Demand | None:
     if data is None or data.get("kind") not in RUN_KINDS or data.get("hystart") not in (None, True, False):
         return None
     units = data.get("units", 1)  # a claim of a satlab before units: one
@@ -115,7 +118,8 @@ def _reserved(run_id: str, now: float) -> list[tuple[str, float, Demand]]:
             continue
         with contextlib.suppress(FileNotFoundError):
             text = path.read_text()
-            since, demand = _since_of(text), _parse(text)
+            record = _record(text)  # read once: since when, and what it asks
+            since, demand = _since_of(record), _demand_of(record)
             if since is not None and demand is not None and since < asked and now - since >= AGING_S:
                 reserved.append((other, since, demand))
     return sorted(reserved, key=lambda entry: entry[1])
@@ -123,13 +127,13 @@ def _reserved(run_id: str, now: float) -> list[tuple[str, float, Demand]]:
 
 def _since(path: Path) -> float | None:
     try:
-        return _since_of(path.read_text())
+        return _since_of(_record(path.read_text()))
     except FileNotFoundError:
         return None
 
 
-def _since_of(text: str) -> float | None:
-    since = (_record(text) or {}).get("since")
+def _since_of(record: dict[str, Any] | None) -> float | None:
+    since = (record or {}).get("since")
     return float(since) if isinstance(since, int | float) else None
 
 
