@@ -34,6 +34,7 @@ from satlab.distributed.messages import RUN_ID_PATTERN, MessageRefused, RunReque
 from satlab.engine import runner
 from satlab.engine.admission import demand
 from satlab.engine.artifacts import ArtifactSink
+from satlab.service.artifacts import RunArtifacts
 from satlab.service.provenance import provenance
 from satlab.service.worker.gate import AdmissionGate
 
@@ -128,7 +129,7 @@ class WorkerRuns:
             self._publish_end(request.run_id, "cancelled", "the run was cancelled before it started")
             return
         self.on_change()
-        sink = ArtifactSink(self.files_root / request.run_id, request.artifact_bytes)
+        sink = RunArtifacts(self.files_root).sink(request.run_id, request.artifact_bytes)
 
         def publish(event: dict[str, Any]) -> None:
             if event["type"] == "summary":
