@@ -149,7 +149,7 @@ class WorkerRuns:
     def _publish_files(self, run_id: str, sink: ArtifactSink) -> None:
         """Send the files the run kept to the server; one Redis refused is not
         sent (the server then lists it among those the run could not keep)."""
-        if self.stopping or run_id in self._abandoned:
+        if self._silenced(run_id):
             return
         for kept in sink.files:
             try:
@@ -158,8 +158,12 @@ class WorkerRuns:
                 log.warning("satlab worker %s: the file %s of run %s did not reach Redis: %s", self.name,
                             kept.name, run_id, error)
 
+    def _silenced(self, run_id: str | None) -> bool:
+        """Nothing more of the run reaches the server: this worker stops, or gave the run up."""
+        return self.stopping or run_id in self._abandoned
+
     def _publish(self, event: dict[str, Any]) -> None:
-        if self.stopping or event.get("run_id") in self._abandoned:
+        if self._silenced(event.get("run_id")):
             return
         try:
             self.publisher.publish(event)
