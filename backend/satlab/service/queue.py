@@ -190,9 +190,17 @@ class RunQueue:
                 run.thread.start()
             # Runs of other processes on the host end without telling this queue.
             if self._waiting and not self.closed and (self._recheck is None or not self._recheck.is_alive()):
-                self._recheck = threading.Timer(RECHECK_S, self._start_what_fits)
+                self._recheck = threading.Timer(RECHECK_S, self._look_again)
                 self._recheck.daemon = True
                 self._recheck.start()
+
+    def _look_again(self) -> None:
+        """The recheck timer fired. It forgets itself first: while its own
+        thread runs it is alive, and a queue whose runs all wait (nothing of
+        its own ends to look again) would never set another."""
+        with self.lock:
+            self._recheck = None
+            self._start_what_fits()
 
     def record_event(self, run: QueuedRun, event: Event, once: bool = False) -> None:
         """Store a run's event (its samples as rows) and publish it, whether
