@@ -1,11 +1,36 @@
 /* histogram.c - a delay histogram one thread fills while another reads it. */
 #include "histogram.h"
 
+/* A value's power of two beyond the exact range: how far its bucket's
+ * width is shifted (0 below 2^(SUB_BITS + 1) units, where buckets are one
+ * unit wide). */
+static unsigned shift_of(uint64_t units)
+{
+	unsigned top_bit = units == 0 ? 0 : 63u - (unsigned)__builtin_clzll(units);
+	return top_bit > HISTOGRAM_SUB_BITS ? top_bit - HISTOGRAM_SUB_BITS : 0;
+}
+
+static unsigned bucket_of(uint64_t delay_ns)
+{
+	uint64_t units = delay_ns / HISTOGRAM_UNIT_NS;
+	const uint64_t top = (UINT64_C(1) << HISTOGRAM_TOP_BITS) - 1;
+	if (units > top)
+		units = top;
+	unsigned shift = shift_of(units);
+	return (shift << HISTOGRAM_SUB_BITS) + (unsigned)(units >> shift);
+}
+
+/* The upper edge of bucket i, in units: what its delays are less than. */
+static uint64_t bucket_top(unsigned i)
+{
+	unsigned shift = i < (2u << HISTOGRAM_SUB_BITS) ? 0 : (i >> HISTOGRAM_SUB_BITS) - 1;
+	uint64_t mantissa = i - (shift << HISTOGRAM_SUB_BITS);
+	return (mantissa + 1) << shift;
+}
+
 void histogram_add(histogram *h, uint64_t delay_ns)
 {
-	uint64_t bucket = delay_ns / HISTOGRAM_BUCKET_NS;
-	if (bucket >= HISTOGRAM_BUCKETS)
-		bucket = HISTOGRAM_BUCKETS - 1;
+	unsigned bucket = bucket_of(delay_ns);
 	atomic_fetch_add_explicit(&h->counts[bucket], 1, memory_order_relaxed);
 	uint64_t max = atomic_load_explicit(&h->max_ns, memory_order_relaxed);
 	if (delay_ns > max)
@@ -30,9 +55,9 @@ static double quantile_ms(const histogram_snapshot *newer, const histogram_snaps
 	for (unsigned i = 0; i < HISTOGRAM_BUCKETS; i++) {
 		seen += newer->counts[i] - (older ? older->counts[i] : 0);
 		if (seen >= rank)
-			return (i + 1) * (HISTOGRAM_BUCKET_NS / 1e6);
+			return (double)bucket_top(i) * (HISTOGRAM_UNIT_NS / 1e6);
 	}
-	return HISTOGRAM_BUCKETS * (HISTOGRAM_BUCKET_NS / 1e6);
+	return (double)bucket_top(HISTOGRAM_BUCKETS - 1) * (HISTOGRAM_UNIT_NS / 1e6);
 }
 
 void histogram_print(FILE *out, const histogram_snapshot *newer,

@@ -1,8 +1,11 @@
 /*
  * histogram.h - a delay histogram one thread fills while another reads it.
  *
- * Buckets are 10 us wide up to 100 ms; longer delays share the last bucket,
- * and the exact maximum is kept apart. The writer adds with relaxed atomics
+ * Buckets are log-linear (as HdrHistogram's): 1 us wide below 256 us, then
+ * 128 to each power of two, so a bucket is within 1/128 (0.8 %) of its
+ * delays from a satlink's microseconds of lateness to a tunnel's seconds of
+ * decoding delay; delays from 2^36 us (19 h) share the last bucket, and the
+ * exact maximum is kept apart. The writer adds with relaxed atomics
  * (no lock on the forwarding path); a reader copies it into a snapshot and
  * subtracts an older snapshot to get the percentiles of an interval.
  */
@@ -13,8 +16,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define HISTOGRAM_BUCKET_NS 10000u
-#define HISTOGRAM_BUCKETS 10000u
+#define HISTOGRAM_UNIT_NS 1000u /* 1 us: the narrowest bucket */
+#define HISTOGRAM_SUB_BITS 7u     /* 2^7 buckets to each power of two */
+#define HISTOGRAM_TOP_BITS 36u    /* delays below 2^36 units get a bucket of their own */
+#define HISTOGRAM_BUCKETS (((HISTOGRAM_TOP_BITS - HISTOGRAM_SUB_BITS) + 1u) << HISTOGRAM_SUB_BITS)
 
 typedef struct histogram {
 	_Atomic uint64_t counts[HISTOGRAM_BUCKETS];
