@@ -28,6 +28,8 @@ class Metric:
     # pool: every flow's value is a sample of its own (a run of 5 flows gives 5 values), as a study that
     # takes the median over every flow of every run; n then counts flows, not runs.
     aggregate: Literal["mean", "sum", "max", "pool"] = "mean"
+    # A percentile of a tool's delay histogram ({p50, p99, max}): none where the old histogram saturated it.
+    delay_percentile: bool = False
 
     def values(self, result: Mapping[str, Any]) -> list[float]:
         """The metric's values in a run (its first iteration): one, or one
@@ -35,7 +37,10 @@ class Metric:
         if self.per == "iteration":
             iterations = result.get("iterations") or [{}]
             found = _dotted(iterations[0], self.field)
-            return [] if found is None else [float(found)]
+            if found is None or self.delay_percentile and _saturated(
+                    found, _dotted(iterations[0], self.field.rpartition(".")[0] + ".max")):
+                return []
+            return [float(found)]
         values = [flow.get(self.field) for flow in result.get("flows") or () if flow.get("iteration", 0) == 0
                   and (self.direction is None or flow.get("direction") == self.direction)
                   and (self.only_flows is None or flow.get(self.only_flows))]
@@ -45,6 +50,18 @@ class Metric:
         if self.aggregate == "pool":
             return numbers
         return [{"mean": statistics.fmean(numbers), "sum": math.fsum(numbers), "max": max(numbers)}[self.aggregate]]
+
+
+# The tools' delay histogram before its log-linear buckets (f6c1c10) put
+# every delay of 100 ms or more in its last bucket and reported that bucket
+# as 100.000 ms: such a percentile says "100 ms or more", a bound and not a
+# figure. The new histogram never reports exactly 100.000 below a larger maximum.
+OLD_HISTOGRAM_TOP_MS = 100.0
+
+
+def _saturated(percentile_ms: Any, max_ms: Any) -> bool:
+    return bool(percentile_ms == OLD_HISTOGRAM_TOP_MS and isinstance(max_ms, int | float)
+                and max_ms > OLD_HISTOGRAM_TOP_MS)
 
 
 def _dotted(data: Mapping[str, Any], path: str) -> Any:
@@ -115,7 +132,7 @@ METRICS: dict[str, Metric] = {
                                    "reordering tolerance)", "tcp_stack.server.sack_reorders", per="iteration"),
     "fec_decoding_delay_p99_ms": Metric("the forward tunnel's decoding delay, 99th percentile: how late its "
                                         "rebuilt packets reached the receiver", "fec.forward.decoding_delay_ms.p99",
-                                        per="iteration"),
+                                        per="iteration", delay_percentile=True),
     "fec_residual_loss_ratio": Metric("the forward tunnel's residual loss: sources lost and not rebuilt, of all "
                                       "sources", "fec.forward.residual_loss", per="iteration"),
     "satlink_lateness_p99_ms": Metric("satlink's lateness p99: how late the emulated link let its packets go "

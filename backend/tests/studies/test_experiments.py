@@ -186,3 +186,16 @@ def test_a_metric_of_a_run_without_iterations_or_flows_is_none():
     assert METRICS["download_goodput_mbps"].values({"flows": [FLOWS[2]]}) == []
     assert METRICS["flow_download_time_s"].values({"flows": [*FLOWS, {"iteration": 0, "flow": 3}]}) == []
     assert METRICS["fec_decoding_delay_p99_ms"].values({"iterations": [{"fec": None}]}) == []
+
+
+def test_a_delay_percentile_the_old_histogram_saturated_is_none():
+    """swf-tunnel's histogram before f6c1c10 reported every delay of 100 ms or
+    more as 100.000: below a larger maximum that is a bound, not a figure. A
+    100 ms p99 that is the maximum itself is one."""
+    def run(p99_ms: float, max_ms: float) -> dict:
+        delays = {"p50": 50.0, "p99": p99_ms, "max": max_ms}
+        return {"iterations": [{"fec": {"forward": {"decoding_delay_ms": delays}}}]}
+    metric = METRICS["fec_decoding_delay_p99_ms"]
+    assert metric.values(run(100.0, 151.4)) == []
+    assert metric.values(run(100.0, 100.0)) == [100.0]
+    assert metric.values(run(148.8, 151.4)) == [148.8]
