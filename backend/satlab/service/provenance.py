@@ -26,6 +26,18 @@ def _first_line(args: list[str]) -> str | None:
 
 
 def _digest(path: os.PathLike[str]) -> str | None:
+    """The file's SHA-256 (16 hex digits) as it is now: a tool rebuilt
+    while the process lives is what its next run executes. Hashed again
+    only when the file changed."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return _file_digest(os.fspath(path), found.st_ino, found.st_size, found.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _file_digest(path: str, inode: int, size: int, mtime_ns: int) -> str | None:
     try:
         with open(path, "rb") as binary:
             return hashlib.file_digest(binary, "sha256").hexdigest()[:16]
@@ -68,14 +80,15 @@ def _static() -> dict[str, Any]:
         "iperf3": _first_line(["iperf3", "--version"]),
         "aiopquic": _package("aiopquic"),
         "ngtcp2": _debian_package("ngtcp2-client"),
-        "satlink_sha256": _digest(TOOLS_DIR / "satlink"),
-        "swf_tunnel_sha256": _digest(TOOLS_DIR / "swf-tunnel"),
-        "satlab_pep_sha256": _digest(TOOLS_DIR / "satlab-pep"),
     }
 
 
 def provenance() -> dict[str, Any]:
-    """The static facts plus the host state a run inherits (CUBIC's Hystart
-    before the run sets it)."""
+    """The static facts, the native tools as they are now, and the host
+    state a run inherits (CUBIC's Hystart before the run sets it)."""
     hystart = HYSTART.read_text().strip() if HYSTART.exists() else None
-    return {**_static(), "host_cubic_hystart": hystart}
+    return {**_static(),
+            "satlink_sha256": _digest(TOOLS_DIR / "satlink"),
+            "swf_tunnel_sha256": _digest(TOOLS_DIR / "swf-tunnel"),
+            "satlab_pep_sha256": _digest(TOOLS_DIR / "satlab-pep"),
+            "host_cubic_hystart": hystart}
