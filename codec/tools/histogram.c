@@ -1,4 +1,4 @@
-/* histogram.c - a delay histogram one thread fills while another reads it. */
+/* histogram.c - a delay histogram threads fill while another reads it. */
 #include "histogram.h"
 
 /* A value's power of two beyond the exact range: how far its bucket's
@@ -32,9 +32,13 @@ void histogram_add(histogram *h, uint64_t delay_ns)
 {
 	unsigned bucket = bucket_of(delay_ns);
 	atomic_fetch_add_explicit(&h->counts[bucket], 1, memory_order_relaxed);
+	/* A compare-and-swap, so that a larger maximum another writer stored
+	 * meanwhile is never overwritten by a smaller one. */
 	uint64_t max = atomic_load_explicit(&h->max_ns, memory_order_relaxed);
-	if (delay_ns > max)
-		atomic_store_explicit(&h->max_ns, delay_ns, memory_order_relaxed);
+	while (delay_ns > max &&
+	       !atomic_compare_exchange_weak_explicit(&h->max_ns, &max, delay_ns,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
 }
 
 void histogram_snapshot_take(const histogram *h, histogram_snapshot *snap)

@@ -1,13 +1,14 @@
 /*
- * histogram.h - a delay histogram one thread fills while another reads it.
+ * histogram.h - a delay histogram threads fill while another reads it.
  *
  * Buckets are log-linear (as HdrHistogram's): 1 us wide below 256 us, then
  * 128 to each power of two, so a bucket is within 1/128 (0.8 %) of its
  * delays from a satlink's microseconds of lateness to a tunnel's seconds of
  * decoding delay; delays from 2^36 us (19 h) share the last bucket, and the
- * exact maximum is kept apart. The writer adds with relaxed atomics
- * (no lock on the forwarding path); a reader copies it into a snapshot and
- * subtracts an older snapshot to get the percentiles of an interval.
+ * exact maximum is kept apart. Writers add with relaxed atomics (no lock on
+ * the forwarding path; several threads may add to one histogram); a reader
+ * copies it into a snapshot and subtracts an older snapshot to get the
+ * percentiles of an interval.
  */
 #ifndef HISTOGRAM_H
 #define HISTOGRAM_H

@@ -18,6 +18,12 @@
  * With --key-file, every datagram carries a tag of the key the endpoints
  * share, and the receiver drops what does not verify.
  *
+ * The tunnel is a userspace hop of the emulated path, so it measures how
+ * late it was, as satlink does: how long each datagram waited in the socket
+ * between the kernel's receive timestamp (SO_TIMESTAMPNS) and the moment
+ * the receiver took it, and how long after its deadline each timer (the
+ * flush, a hold) fired. A host that cannot keep up shows there first.
+ *
  * Two threads: the sender (TUN to UDP, owns the encoder and the flush timer)
  * and the receiver (UDP to TUN, owns the decoder). They share nothing but
  * the counters, published under a mutex for the stats lines, and each signs
@@ -104,6 +110,7 @@ static int tun_fd, udp_fd;
 static uint32_t session;
 static uint64_t start_ns;
 static histogram decoding_delay, hold_delay;
+static histogram lateness; /* filled by both threads */
 static tunnel_capture captures[2]; /* capture NULL: none */
 
 static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -158,8 +165,16 @@ static const char usage[] =
 	"  --help                this text\n"
 	"\n"
 	"stdout carries JSON lines: {\"event\":\"ready\",...}, {\"event\":\"stats\",...} every\n"
-	"interval (cumulative counters, the interval's decoding delay percentiles) and\n"
+	"interval (cumulative counters, the interval's decoding delay percentiles and\n"
+	"lateness: how long after the kernel received a datagram, or after a timer's\n"
+	"deadline, this endpoint handled it) and\n"
 	"{\"event\":\"summary\",...} on SIGTERM, SIGINT or SIGHUP.\n";
+
+/* late records how long after due_ns something due was handled at now. */
+static void late(uint64_t due_ns, uint64_t now)
+{
+	histogram_add(&lateness, now > due_ns ? now - due_ns : 0);
+}
 
 /* ---------------------------------------------------------------------- */
 /* Sender                                                                 */
@@ -296,6 +311,7 @@ static void *sender_main(void *unused)
 			publish_tx(counters);
 			if (!wait_readable(tun_fd, flush_deadline, "the TUN device") &&
 			    flush_deadline != 0) {
+				late(flush_deadline, now_ns());
 				send_repair(&s, encoder, repair, true);
 				flush_deadline = 0;
 			}
@@ -354,6 +370,26 @@ static void deliver(void *context, const uint8_t *packet, size_t len)
 		counters->write_errors++;
 }
 
+/* received_ns is when the kernel received the datagram (SO_TIMESTAMPNS, on
+ * CLOCK_REALTIME), or 0 if it gave no timestamp. */
+static uint64_t received_ns(struct msghdr *message)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(message); c != NULL; c = CMSG_NXTHDR(message, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec at;
+			memcpy(&at, CMSG_DATA(c), sizeof at);
+			return (uint64_t)at.tv_sec * 1000000000u + (uint64_t)at.tv_nsec;
+		}
+	return 0;
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
 static void publish_rx(const tunnel_receiver *receiver, rx_counters *counters)
 {
 	counters->proto = receiver->counters;
@@ -389,12 +425,19 @@ static void *receiver_main(void *unused)
 		fail("out of memory for the receiver");
 	struct mmsghdr messages[RX_BATCH];
 	struct iovec iovs[RX_BATCH];
+	union { /* aligned for a cmsghdr */
+		char bytes[CMSG_SPACE(sizeof(struct timespec))];
+		struct cmsghdr header;
+	} controls[RX_BATCH];
 	rx_counters counters = {0};
 
 	while (!stop_requested()) {
 		for (int i = 0; i < RX_BATCH; i++) {
 			iovs[i] = (struct iovec){bufs + i * capacity, capacity};
-			messages[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iovs[i], .msg_iovlen = 1}};
+			messages[i] = (struct mmsghdr){.msg_hdr = {
+				.msg_iov = &iovs[i], .msg_iovlen = 1,
+				.msg_control = controls[i].bytes,
+				.msg_controllen = sizeof controls[i].bytes}};
 		}
 		int count = recvmmsg(udp_fd, messages, RX_BATCH, MSG_DONTWAIT, NULL);
 		if (count < 0) {
@@ -402,17 +445,24 @@ static void *receiver_main(void *unused)
 				fail_errno("receive from the peer");
 			publish_rx(&receiver, &counters);
 			/* In order, packets held for a gap leave at their hold time. */
-			if (!wait_readable(udp_fd, tunnel_receiver_deadline_ns(&receiver),
-					   "the UDP socket")) {
-				tunnel_receiver_tick(&receiver, now_ns(), deliver, &counters);
+			uint64_t deadline = tunnel_receiver_deadline_ns(&receiver);
+			if (!wait_readable(udp_fd, deadline, "the UDP socket")) {
+				uint64_t now = now_ns();
+				if (deadline != 0)
+					late(deadline, now);
+				tunnel_receiver_tick(&receiver, now, deliver, &counters);
 				publish_rx(&receiver, &counters);
 			}
 			continue;
 		}
 		uint64_t now = now_ns();
-		for (int i = 0; i < count; i++)
+		for (int i = 0; i < count; i++) {
+			uint64_t received = received_ns(&messages[i].msg_hdr);
+			if (received != 0)
+				late(received, realtime_ns());
 			tunnel_receiver_input(&receiver, iovs[i].iov_base, messages[i].msg_len, now,
 					      deliver, &counters);
+		}
 		publish_rx(&receiver, &counters);
 	}
 	tunnel_receiver_flush(&receiver, now_ns(), deliver, &counters);
@@ -528,7 +578,7 @@ static void open_socket(void)
 	udp_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (udp_fd < 0)
 		fail_errno("open the UDP socket");
-	int size = 8 << 20, dont_fragment = IP_PMTUDISC_DO;
+	int size = 8 << 20, dont_fragment = IP_PMTUDISC_DO, on = 1;
 	if (setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof size) != 0)
 		setsockopt(udp_fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof size);
 	if (setsockopt(udp_fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof size) != 0)
@@ -537,6 +587,9 @@ static void open_socket(void)
 	 * fragmenting. */
 	if (setsockopt(udp_fd, IPPROTO_IP, IP_MTU_DISCOVER, &dont_fragment, sizeof dont_fragment))
 		fail_errno("set IP_MTU_DISCOVER on the UDP socket");
+	/* The kernel's receive time of each datagram, for the lateness. */
+	if (setsockopt(udp_fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0)
+		fail_errno("set SO_TIMESTAMPNS on the UDP socket");
 	char text[64];
 	inet_ntop(AF_INET, &opt.local.sin_addr, text, sizeof text);
 	if (bind(udp_fd, (struct sockaddr *)&opt.local, sizeof opt.local) != 0)
@@ -546,7 +599,7 @@ static void open_socket(void)
 		fail_errno("connect UDP to %s:%u", text, ntohs(opt.remote.sin_port));
 }
 
-static histogram_snapshot snaps[2], hold_snaps[2];
+static histogram_snapshot snaps[2], hold_snaps[2], late_snaps[2];
 
 static void print_stats(const char *event, bool whole_run)
 {
@@ -576,7 +629,10 @@ static void print_stats(const char *event, bool whole_run)
 	histogram_snapshot_take(&hold_delay, &hold_snaps[0]);
 	printf(",\"hold_delay_ms\":");
 	histogram_print(stdout, &hold_snaps[0], whole_run ? NULL : &hold_snaps[1]);
-	printf("},\"capture\":{\"tx\":");
+	histogram_snapshot_take(&lateness, &late_snaps[0]);
+	printf("},\"lateness_ms\":");
+	histogram_print(stdout, &late_snaps[0], whole_run ? NULL : &late_snaps[1]);
+	printf(",\"capture\":{\"tx\":");
 	capture_print_stats(stdout, captures[TX].capture);
 	printf(",\"rx\":");
 	capture_print_stats(stdout, captures[RX].capture);
@@ -584,6 +640,7 @@ static void print_stats(const char *event, bool whole_run)
 	fflush(stdout);
 	snaps[1] = snaps[0];
 	hold_snaps[1] = hold_snaps[0];
+	late_snaps[1] = late_snaps[0];
 }
 
 /* delivery_option takes --delivery and --hold-ms; false for another. */

@@ -1,10 +1,14 @@
 """swf-tunnel over satlink: residual loss, TCP rescue, flow selection, hostile
-input, restarts, delivery in order."""
+input, restarts, delivery in order, its own lateness."""
 
 import itertools
+import os
 import random
+import signal
 import struct
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -50,6 +54,38 @@ def test_delivery_in_order_writes_the_datagrams_in_sequence(delivery):
     else:
         assert out_of_sequence > 0.5 * rx["recovered"]
         assert rx["held"] == 0 and rx["hold_delay_ms"] is None
+
+
+def test_an_endpoint_measures_how_long_datagrams_waited_for_it():
+    """The receiving endpoint is stopped (SIGSTOP) for 300 ms in the middle
+    of a stream: the datagrams that reached its socket meanwhile waited
+    there, and its lateness, from the kernel's receive timestamp of each,
+    says so. The sending endpoint, never stopped, measured every flush timer
+    it fired."""
+    stopped_s = 0.3
+    with tunnel_path([], ["--k", "5", "--z", "100"]) as (a, b, link, tunnel_a, tunnel_b):
+        pid = tunnel_b.event("ready")["pid"]
+
+        def pause() -> None:
+            time.sleep(1.0)
+            os.kill(pid, signal.SIGSTOP)
+            time.sleep(stopped_s)
+            os.kill(pid, signal.SIGCONT)
+
+        pauser = threading.Thread(target=pause)
+        pauser.start()
+        netlab.udp_through_tunnel((tunnel_a, link, tunnel_b), a, b, 3000, 1000)
+        pauser.join()
+        sender, receiver = tunnel_a.stop(), tunnel_b.stop()
+    rx = receiver["rx"]
+    lateness = receiver["lateness_ms"]
+    # Every datagram received was measured (the hold timer never runs: delivery is immediate).
+    assert lateness["count"] == rx["sources"] + rx["repairs"] + rx["plain"]
+    # The first datagram after the stop waited nearly all of it; most did not wait at all.
+    assert 0.9 * stopped_s * 1000 <= lateness["max"] < 2 * stopped_s * 1000
+    assert lateness["p50"] < 0.9 * stopped_s * 1000
+    # The sender received nothing but measured its flush timers: one per flush repair.
+    assert sender["lateness_ms"]["count"] == sender["tx"]["flush_repairs"] > 0
 
 
 def test_tcp_through_the_tunnel_beats_tcp_over_the_lossy_link():
