@@ -442,8 +442,9 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("file", nargs="?")
     which.add_argument("--resume", metavar="CAMPAIGN_ID", help="run what an interrupted campaign has left")
     which.add_argument("--redo-unfaithful", metavar="CAMPAIGN_ID",
-                       help="run again a finished campaign's runs whose host did not keep up (satlink's lateness "
-                            "at or above its limit); the old runs stay stored, the campaign's results take the new")
+                       help="run again a finished campaign's runs whose host did not keep up (satlink's or the "
+                            "tunnel's lateness at or above its limit); the old runs stay stored, the campaign's "
+                            "results take the new")
     campaign.add_argument("--parallel", type=int, choices=range(1, 9), metavar="1..8",
                           help="runs at once (default: the campaign's `parallel`)")
     campaign.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")

@@ -42,8 +42,9 @@ def test_reference_scenarios_are_of_their_kind_and_share_hystart():
     assert calibration.reference_scenario("quic", parameters).hystart is None
 
 
-def step(times_s, lateness_p99_ms=0.2, failures=()):
-    return Step(len(times_s) + len(failures), list(times_s), lateness_p99_ms, 1.0, 0.01, list(failures))
+def step(times_s, lateness_p99_ms=0.2, failures=(), tunnel_lateness_p99_ms=None):
+    return Step(len(times_s) + len(failures), list(times_s), lateness_p99_ms, 1.0, 0.01, list(failures),
+                tunnel_lateness_p99_ms)
 
 
 def test_a_step_holds_within_the_tolerance_and_under_the_lateness_limit():
@@ -53,6 +54,10 @@ def test_a_step_holds_within_the_tolerance_and_under_the_lateness_limit():
         "the median download took 10.300 s, +3.0% from the lone run's 10.000 s (tolerance ±2%)"]
     assert calibration.step_problems(step([10.0, 10.0], lateness_p99_ms=1.0), 10.0, parameters) == [
         "satlink's lateness p99 reached 1 ms (limit 1 ms)"]
+    # A tunnel endpoint late where satlink kept time: the step does not hold either.
+    assert calibration.step_problems(step([10.0], tunnel_lateness_p99_ms=0.9), 10.0, parameters) == []
+    assert calibration.step_problems(step([10.0], tunnel_lateness_p99_ms=2.5), 10.0, parameters) == [
+        "swf-tunnel's lateness p99 reached 2.5 ms (limit 1 ms)"]
     assert calibration.step_problems(step([10.0], failures=["run abc: boom"]), 10.0, parameters) == [
         "run abc: boom"]
 

@@ -1,5 +1,5 @@
-"""A run's fidelity evidence: /proc read on this host, satlink's lateness, the
-verdict, and a real run that carries them."""
+"""A run's fidelity evidence: /proc read on this host, satlink's and the
+tunnel's lateness, the verdict, and a real run that carries them."""
 
 import os
 import resource
@@ -135,6 +135,15 @@ def test_satlink_lateness_is_the_worst_direction_of_every_link():
         (None, None)
 
 
+def test_tunnel_lateness_is_the_worse_endpoint():
+    tunnel_0 = {"event": "summary", "lateness_ms": {"p50": 0.02, "p99": 0.4, "max": 12.5, "count": 9000}}
+    tunnel_1 = {"event": "summary", "lateness_ms": {"p50": 0.03, "p99": 0.7, "max": 3.0, "count": 800}}
+    assert fidelity.tunnel_lateness_ms([tunnel_0, tunnel_1]) == (0.7, 12.5)
+    # An endpoint that received nothing has none; a run without a tunnel has no lines.
+    assert fidelity.tunnel_lateness_ms([tunnel_0, {"lateness_ms": None}, None]) == (0.4, 12.5)
+    assert fidelity.tunnel_lateness_ms([]) == (None, None)
+
+
 def test_verdict_at_the_lateness_limit():
     assert fidelity.verdict(0.33) == (True, [])
     kept_up, problems = fidelity.verdict(1.0)
@@ -142,6 +151,18 @@ def test_verdict_at_the_lateness_limit():
     assert problems == ["satlink's lateness p99 was 1 ms, at or above the 1 ms limit: the host could not keep up"]
     kept_up, problems = fidelity.verdict(None)
     assert kept_up is None and "fidelity unknown" in problems[0]
+
+
+def test_verdict_judges_the_tunnel_as_it_judges_satlink():
+    assert fidelity.verdict(0.33, 0.99) == (True, [])
+    # The tunnel late where satlink kept time: the host did not keep up.
+    assert fidelity.verdict(0.33, 4.0) == (False, ["swf-tunnel's lateness p99 was 4 ms, at or above the 1 ms limit: "
+                                                   "the host could not keep up"])
+    kept_up, problems = fidelity.verdict(1.5, 4.0)
+    assert kept_up is False and [problem.split("'")[0] for problem in problems] == ["satlink", "swf-tunnel"]
+    # Over netem, a late tunnel still says no; one on time cannot say yes for the link.
+    assert fidelity.verdict(None, 4.0)[0] is False
+    assert fidelity.verdict(None, 0.2)[0] is None
 
 
 def test_recorder_measures_a_busy_process_and_the_host_meanwhile():
@@ -163,24 +184,26 @@ def test_recorder_measures_a_busy_process_and_the_host_meanwhile():
     assert evidence["host_kept_up"] is None
 
 
-def iteration_evidence(measured_s, steal, p99, kept_up):
+def iteration_evidence(measured_s, steal, p99, kept_up, tunnel_p99=None):
     return {"measured_s": measured_s, "load_avg_1m_start": 1.0, "load_avg_1m_end": 2.0, "load_avg_1m_max": 2.5,
             "cpu_steal_ratio": steal, "cpu_steal_ratio_peak_1s": steal * 2, "cpu_busy_ratio": 0.5,
-            "satlink_lateness_p99_ms": p99, "satlink_lateness_max_ms": p99 * 10, "satlink_cpu_s": 0.1,
-            "tunnel_cpu_s": None, "process_cpu_s": {"link": 0.1}, "host_kept_up": kept_up,
-            "problems": fidelity.verdict(p99)[1]}
+            "satlink_lateness_p99_ms": p99, "satlink_lateness_max_ms": p99 * 10,
+            "tunnel_lateness_p99_ms": tunnel_p99, "tunnel_lateness_max_ms": tunnel_p99 and tunnel_p99 * 10,
+            "satlink_cpu_s": 0.1, "tunnel_cpu_s": None, "process_cpu_s": {"link": 0.1}, "host_kept_up": kept_up,
+            "problems": fidelity.verdict(p99, tunnel_p99)[1]}
 
 
 def test_run_evidence_takes_the_worst_iteration_and_names_it(tmp_path):
     scenario = load(LABS / "geo-ideal.yaml")
-    evidence = fidelity.run_evidence(scenario, [iteration_evidence(10, 0.01, 0.3, True),
-                                                iteration_evidence(30, 0.05, 1.2, False)], tmp_path / "none.json")
+    evidence = fidelity.run_evidence(scenario, [iteration_evidence(10, 0.01, 0.3, True, 0.5),
+                                                iteration_evidence(30, 0.05, 1.2, False, 0.1)], tmp_path / "none.json")
     assert evidence["run_kind"] == "kernel_tcp"
     assert evidence["calibration"] is None
     assert evidence["measured_s"] == 40
     assert evidence["cpu_steal_ratio"] == pytest.approx((10 * 0.01 + 30 * 0.05) / 40)
     assert evidence["satlink_lateness_p99_ms"] == 1.2
     assert evidence["satlink_lateness_max_ms"] == 12
+    assert (evidence["tunnel_lateness_p99_ms"], evidence["tunnel_lateness_max_ms"]) == (0.5, 5)
     assert evidence["satlink_cpu_s"] == 0.2
     assert evidence["host_kept_up"] is False
     assert evidence["problems"] == ["iteration 1: satlink's lateness p99 was 1.2 ms, at or above the 1 ms limit: "
@@ -224,7 +247,12 @@ def test_a_run_through_the_tunnel_carries_its_fidelity_evidence():
     assert evidence["satlink_lateness_p99_ms"] == max(link["forward"]["lateness_ms"]["p99"],
                                                       link["return"]["lateness_ms"]["p99"])
     assert evidence["satlink_lateness_max_ms"] >= evidence["satlink_lateness_p99_ms"] >= 0
-    assert evidence["host_kept_up"] == (evidence["satlink_lateness_p99_ms"] < fidelity.LATENESS_P99_LIMIT_MS)
+    fec = result.iterations[0]["fec"]
+    assert evidence["tunnel_lateness_p99_ms"] == max(fec["forward"]["lateness_ms"]["p99"],
+                                                     fec["return"]["lateness_ms"]["p99"])
+    assert evidence["tunnel_lateness_max_ms"] >= evidence["tunnel_lateness_p99_ms"] > 0
+    assert evidence["host_kept_up"] == (max(evidence["satlink_lateness_p99_ms"], evidence["tunnel_lateness_p99_ms"])
+                                        < fidelity.LATENESS_P99_LIMIT_MS)
     assert 0 <= evidence["cpu_steal_ratio"] < 1 and 0 <= evidence["cpu_steal_ratio_peak_1s"] < 1
     assert 0 < evidence["cpu_busy_ratio"] <= 1
     assert [name for name in topology.existing_namespaces() if result.run_id in name] == []

@@ -5,8 +5,8 @@ userspace QUIC stack) a short reference run on an ideal path runs alone a
 few times, then k copies run at once for growing k (2, 4, 8, ... up to a
 bound, then bisecting between the last k that held and the first that did
 not). k holds when the median download time of its runs stays within
-tolerance_ratio of the lone runs' median and every run's satlink lateness
-p99 stays under the limit; the kind's capacity is the largest k that held,
+tolerance_ratio of the lone runs' median and every run's lateness p99
+(satlink's, and the tunnel endpoints') stays under the limit; the kind's capacity is the largest k that held,
 its cost 1 / k. Every step is kept as evidence, with the host's load.
 
 It assumes that a k that fails would fail for every larger k too, which a
@@ -93,10 +93,11 @@ class Step:
     """k reference runs at once, and what the host did meanwhile."""
     concurrent: int
     download_times_s: list[float]
-    lateness_p99_ms: float | None  # the worst run's
+    lateness_p99_ms: float | None  # the worst run's satlink
     load_avg_1m_max: float | None
     cpu_steal_ratio_max: float | None  # the worst run's, over its own time
     failures: list[str]  # runs that did not finish, with their errors
+    tunnel_lateness_p99_ms: float | None = None  # the worst run's tunnel endpoint (None: no tunnel)
 
     @property
     def median_download_time_s(self) -> float | None:
@@ -122,6 +123,7 @@ def run_together(scenario: Scenario, concurrent: int, cancel: runner.CancelToken
                 download_times_s=[result.flows[0]["download_time_s"] for result in results
                                   if result.status == "done" and result.flows[0]["download_time_s"] is not None],
                 lateness_p99_ms=_largest([item.get("satlink_lateness_p99_ms") for item in evidence]),
+                tunnel_lateness_p99_ms=_largest([item.get("tunnel_lateness_p99_ms") for item in evidence]),
                 load_avg_1m_max=_largest([item.get("load_avg_1m_max") for item in evidence]),
                 cpu_steal_ratio_max=_largest([item.get("cpu_steal_ratio") for item in evidence]),
                 failures=[f"run {result.run_id}: {result.error}" for result in results if result.status != "done"])
@@ -138,9 +140,9 @@ def step_problems(step: Step, lone_median_s: float, parameters: CalibrationParam
                             f"{lone_median_s:.3f} s (tolerance ±{parameters.tolerance_ratio:.0%})")
     if step.lateness_p99_ms is None:
         problems.append("satlink measured no lateness")
-    elif step.lateness_p99_ms >= parameters.lateness_p99_limit_ms:
-        problems.append(f"satlink's lateness p99 reached {step.lateness_p99_ms:g} ms "
-                        f"(limit {parameters.lateness_p99_limit_ms:g} ms)")
+    for tool, p99 in (("satlink", step.lateness_p99_ms), ("swf-tunnel", step.tunnel_lateness_p99_ms)):
+        if p99 is not None and p99 >= parameters.lateness_p99_limit_ms:
+            problems.append(f"{tool}'s lateness p99 reached {p99:g} ms (limit {parameters.lateness_p99_limit_ms:g} ms)")
     return problems
 
 
@@ -176,8 +178,10 @@ def calibrate_kind(kind: RunKind, parameters: CalibrationParameters, cancel: run
         raise CalibrationError(f"{kind}: a lone reference run failed: {failures[0]}")
     lone_times_s = [time_s for step in lone for time_s in step.download_times_s]
     lone_median_s = statistics.median(lone_times_s)
-    lone_lateness = _largest([step.lateness_p99_ms for step in lone])
-    lone_kept_up = lone_lateness is not None and lone_lateness < parameters.lateness_p99_limit_ms
+    lone_satlink = _largest([step.lateness_p99_ms for step in lone])
+    lone_worst = _largest([lone_satlink, *(step.tunnel_lateness_p99_ms for step in lone)])
+    lone_kept_up = lone_satlink is not None and lone_worst is not None and \
+        lone_worst < parameters.lateness_p99_limit_ms
     for step in lone:
         on_step({"kind": kind, **step.to_dict(), "lone": True, "problems": []})
     steps: list[dict[str, Any]] = []

@@ -3,12 +3,16 @@
 Runs that share a CPU measure the host as much as the path, so each
 iteration records, beside its results, what the host did meanwhile: its
 load average and CPU steal (from /proc), the CPU time of the run's own
-tools (satlink, swf-tunnel, from /proc/<pid>/stat), and satlink's lateness
-(how long after its due time each packet left the emulated link, from the
-histogram satlink keeps over its whole life and prints in its summary
-line). The verdict rests on the lateness, the one figure that says the
-emulated path itself was late: a p99 at or above
-LATENESS_P99_LIMIT_MS means the host could not keep up.
+tools (satlink, swf-tunnel, from /proc/<pid>/stat), and the lateness of
+the path's userspace hops, each from the histogram the tool keeps over its
+whole life and prints in its summary line: satlink's (how long after its
+due time each packet left the emulated link) and swf-tunnel's (how long
+each datagram waited in the endpoint's socket after the kernel received
+it, and how long after its deadline each flush or hold timer fired). The
+verdict rests on the lateness, the figures that say the emulated path
+itself was late: a p99 at or above LATENESS_P99_LIMIT_MS, of either, means
+the host could not keep up. A tunnel's endpoints run in user space beside
+everything else, so they fall behind before satlink does.
 
 A run's evidence (run_evidence) adds who measured: the host's name,
 kernel, CPU model, satlab's version and this host's calibration.
@@ -33,7 +37,8 @@ from satlab.engine import capacity
 from satlab.scenario import Scenario
 
 PROC = Path("/proc")
-# satlink's lateness p99 at or above this: the emulated link was late, the host did not keep up.
+# A lateness p99 (satlink's or a tunnel endpoint's) at or above this: the emulated path was late,
+# the host did not keep up.
 LATENESS_P99_LIMIT_MS = 1.0
 CLOCK_TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 # Tools whose CPU time the evidence adds up by kind: runner names them link, lan, tunnel.0, tunnel.1.
@@ -125,28 +130,42 @@ def host_identity(proc: Path = PROC) -> dict[str, Any]:
             "satlab_version": version}
 
 
+def worst_lateness_ms(latenesses: Iterable[Mapping[str, Any] | None]) -> tuple[float | None, float | None]:
+    """The largest lateness p99 and the largest lateness, in ms, over
+    histograms as the tools print them ({"p50", "p99", "max", "count"}, or
+    null where nothing was measured); (None, None) if none was."""
+    measured = [lateness for lateness in latenesses if lateness]
+    if not measured:
+        return None, None
+    return max(float(lateness["p99"]) for lateness in measured), max(float(lateness["max"]) for lateness in measured)
+
+
 def satlink_lateness_ms(summary_lines: Iterable[Mapping[str, Any] | None]) -> tuple[float | None, float | None]:
-    """The worst direction's lateness p99 and the largest lateness, in ms,
-    over satlink summary lines (each {"ab": {..., "lateness_ms": {"p99",
-    "max", "count"} or null}, "ba": {...}}; None for a link without one);
-    (None, None) when no direction carried a packet."""
-    p99s, maxima = [], []
-    for line in summary_lines:
-        for direction in ("ab", "ba"):
-            lateness = (line or {}).get(direction, {}).get("lateness_ms")
-            if lateness:
-                p99s.append(float(lateness["p99"]))
-                maxima.append(float(lateness["max"]))
-    return (max(p99s), max(maxima)) if p99s else (None, None)
+    """The worst direction's lateness over satlink summary lines (each {"ab":
+    {..., "lateness_ms": {...} or null}, "ba": {...}}; None for a link
+    without one, such as netem's)."""
+    return worst_lateness_ms((line or {}).get(direction, {}).get("lateness_ms")
+                             for line in summary_lines for direction in ("ab", "ba"))
 
 
-def verdict(lateness_p99_ms: float | None) -> tuple[bool | None, list[str]]:
-    """Whether the host kept up (None: unknown), and why not in sentences."""
-    if lateness_p99_ms is None:
+def tunnel_lateness_ms(summary_lines: Iterable[Mapping[str, Any] | None]) -> tuple[float | None, float | None]:
+    """The worst endpoint's lateness over swf-tunnel summary lines (each
+    {..., "lateness_ms": {...} or null}; None for an endpoint without one)."""
+    return worst_lateness_ms((line or {}).get("lateness_ms") for line in summary_lines)
+
+
+def verdict(satlink_p99_ms: float | None, tunnel_p99_ms: float | None = None) -> tuple[bool | None, list[str]]:
+    """Whether the host kept up (None: unknown), and why not in sentences:
+    it did not if either lateness p99 reached the limit; without satlink's
+    (a netem link), nothing says whether the link kept time."""
+    problems = [f"{tool}'s lateness p99 was {p99:g} ms, at or above the {LATENESS_P99_LIMIT_MS:g} ms limit: "
+                "the host could not keep up"
+                for tool, p99 in (("satlink", satlink_p99_ms), ("swf-tunnel", tunnel_p99_ms))
+                if p99 is not None and p99 >= LATENESS_P99_LIMIT_MS]
+    if problems:
+        return False, problems
+    if satlink_p99_ms is None:
         return None, ["satlink measured no lateness (a netem link, or no packet crossed it): fidelity unknown"]
-    if lateness_p99_ms >= LATENESS_P99_LIMIT_MS:
-        return False, [f"satlink's lateness p99 was {lateness_p99_ms:g} ms, at or above the "
-                       f"{LATENESS_P99_LIMIT_MS:g} ms limit: the host could not keep up"]
     return True, []
 
 
@@ -202,11 +221,13 @@ class FidelityRecorder:
         with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             self.process_cpu_s[name] = read_process_cpu_s(pid, self.proc)
 
-    def evidence(self, satlink_summaries: Iterable[Mapping[str, Any] | None]) -> dict[str, Any]:
+    def evidence(self, satlink_summaries: Iterable[Mapping[str, Any] | None],
+                 tunnel_summaries: Iterable[Mapping[str, Any] | None] = ()) -> dict[str, Any]:
         """The iteration's evidence, once the recorder has exited, given the
-        summary lines of its satlink processes."""
+        summary lines of its satlink and swf-tunnel processes."""
         p99, maximum = satlink_lateness_ms(satlink_summaries)
-        kept_up, problems = verdict(p99)
+        tunnel_p99, tunnel_maximum = tunnel_lateness_ms(tunnel_summaries)
+        kept_up, problems = verdict(p99, tunnel_p99)
         satlink = [s for name, s in self.process_cpu_s.items() if name in SATLINK_NAMES]
         tunnel = [s for name, s in self.process_cpu_s.items() if name.startswith(TUNNEL_PREFIX)]
         return {"measured_s": self._end_s - self._start_s,
@@ -216,6 +237,7 @@ class FidelityRecorder:
                 "cpu_steal_ratio_peak_1s": self._steal_peak,
                 "cpu_busy_ratio": busy_ratio(self._cpu_start, self._cpu_end),
                 "satlink_lateness_p99_ms": p99, "satlink_lateness_max_ms": maximum,
+                "tunnel_lateness_p99_ms": tunnel_p99, "tunnel_lateness_max_ms": tunnel_maximum,
                 "satlink_cpu_s": _total(satlink), "tunnel_cpu_s": _total(tunnel),
                 "process_cpu_s": dict(self.process_cpu_s),
                 "host_kept_up": kept_up, "problems": problems}
@@ -270,7 +292,9 @@ def run_evidence(scenario: Scenario, iterations: list[dict[str, Any]],
             "cpu_busy_ratio": _time_weighted(iterations, "cpu_busy_ratio"),
             "satlink_lateness_p99_ms": _largest(iteration["satlink_lateness_p99_ms"] for iteration in iterations),
             "satlink_lateness_max_ms": _largest(iteration["satlink_lateness_max_ms"] for iteration in iterations),
-            "satlink_lateness_p99_limit_ms": LATENESS_P99_LIMIT_MS,
+            "tunnel_lateness_p99_ms": _largest(iteration["tunnel_lateness_p99_ms"] for iteration in iterations),
+            "tunnel_lateness_max_ms": _largest(iteration["tunnel_lateness_max_ms"] for iteration in iterations),
+            "lateness_p99_limit_ms": LATENESS_P99_LIMIT_MS,
             "satlink_cpu_s": _total(iteration["satlink_cpu_s"] for iteration in iterations),
             "tunnel_cpu_s": _total(iteration["tunnel_cpu_s"] for iteration in iterations),
             "host_kept_up": kept_up,

@@ -196,8 +196,9 @@ class _Iteration:
                 "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("link")),
                 "lan": summary.link_summary(self.summaries.get("lan")), "cross_traffic": cross_rows,
                 "tcp_stack": tcp_counters, "pep": self.peps.summary() if self.peps is not None else None,
-                "fidelity": self.fidelity.evidence([self.summaries.get("link") if plan.satellite else None,
-                                                    self.summaries.get("lan")]),
+                "fidelity": self.fidelity.evidence(
+                    [self.summaries.get("link") if plan.satellite else None, self.summaries.get("lan")],
+                    [self.summaries.get(f"tunnel.{index}") for index in range(len(plan.tunnel))]),
                 "captures": captured, "seeds": plan.seeds, "plan": plan.to_dict()}
 
     def _keep_files(self, flow: Flow) -> None:

@@ -225,7 +225,8 @@ def fec_summary(receiver: dict[str, Any] | None) -> dict[str, Any] | None:
     """FEC figures of one tunnel direction from its receiving endpoint's
     summary line: residual loss is the share of source packets that were lost
     and not rebuilt; with in-order delivery, the packets held behind a gap,
-    the gaps passed over at the hold time, and how long packets were held."""
+    the gaps passed over at the hold time, and how long packets were held;
+    and how late the endpoint was (the host's share in its figures)."""
     if receiver is None:
         return None
     rx = receiver["rx"]
@@ -235,7 +236,8 @@ def fec_summary(receiver: dict[str, Any] | None) -> dict[str, Any] | None:
             "recovered": rx["recovered"], "residual_loss": residual / expected if expected else 0.0,
             "rejected": rx.get("rejected"), "unauthenticated": rx.get("unauthenticated"),
             "decoding_delay_ms": rx.get("decoding_delay_ms"), "held": rx.get("held"),
-            "hold_timeouts": rx.get("hold_timeouts"), "hold_delay_ms": rx.get("hold_delay_ms")}
+            "hold_timeouts": rx.get("hold_timeouts"), "hold_delay_ms": rx.get("hold_delay_ms"),
+            "lateness_ms": receiver.get("lateness_ms")}
 
 
 def link_summary(line: dict[str, Any] | None, forward: str = "ba", return_: str = "ab") -> dict[str, Any] | None:

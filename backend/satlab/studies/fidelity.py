@@ -1,6 +1,7 @@
 """What a study report says of its runs' fidelity, beside their figures:
 a configuration any of whose runs ran on a host that did not keep up
-(satlab.engine.fidelity: satlink's lateness p99 at or above its limit) is
+(satlab.engine.fidelity: satlink's or the tunnel's lateness p99 at or
+above its limit) is
 flagged, not silently pooled; and a run made with another satlab, other
 tools or another kernel than its campaign's first run (a worker that
 differs) is named, with what differs.

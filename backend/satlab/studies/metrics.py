@@ -138,4 +138,7 @@ METRICS: dict[str, Metric] = {
     "satlink_lateness_p99_ms": Metric("satlink's lateness p99: how late the emulated link let its packets go "
                                       "(at 1 ms or more the host did not keep up)",
                                       "fidelity.satlink_lateness_p99_ms", per="iteration"),
+    "tunnel_lateness_p99_ms": Metric("the tunnel's lateness p99: how long its endpoints let datagrams wait or "
+                                     "timers pass (at 1 ms or more the host did not keep up)",
+                                     "fidelity.tunnel_lateness_p99_ms", per="iteration"),
 }

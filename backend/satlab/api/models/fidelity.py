@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 
 from satlab.api.models.common import Public
 
@@ -20,8 +20,13 @@ class FidelityFigures(Public):
     cpu_steal_ratio_peak_1s: float | None
     cpu_busy_ratio: float | None
     satlink_lateness_p99_ms: float | None = Field(description="How long after its due time a packet left the "
-                                                              "emulated link: the figure the verdict rests on.")
+                                                              "emulated link: a figure the verdict rests on.")
     satlink_lateness_max_ms: float | None
+    tunnel_lateness_p99_ms: float | None = Field(
+        default=None, description="How long a tunnel endpoint let a datagram wait in its socket, or a timer pass its "
+                                  "deadline: the other figure the verdict rests on (null: no tunnel, or a run "
+                                  "stored before the tunnel measured it).")
+    tunnel_lateness_max_ms: float | None = None
     satlink_cpu_s: float | None
     tunnel_cpu_s: float | None
     host_kept_up: bool | None = Field(description="null: unknown (nothing measured the lateness).")
@@ -52,4 +57,6 @@ class RunFidelity(FidelityFigures):
     run_kind: Literal["kernel_tcp", "tunnel", "quic"]
     calibration: CalibrationSummary | None
     iterations: int
-    satlink_lateness_p99_limit_ms: float
+    lateness_p99_limit_ms: float = Field(
+        validation_alias=AliasChoices("lateness_p99_limit_ms", "satlink_lateness_p99_limit_ms"),
+        description="The limit of either lateness p99 (runs stored before the tunnel measured its own: of satlink's).")

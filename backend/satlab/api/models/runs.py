@@ -139,6 +139,9 @@ class FecDirection(Public):
                                                                 "hold time.")
     hold_delay_ms: Percentiles | None = Field(default=None, description="In-order delivery: how long packets "
                                                                         "were held.")
+    lateness_ms: Percentiles | None = Field(default=None, description="How late the receiving endpoint was: how "
+                                            "long datagrams waited in its socket, and its timers past their "
+                                            "deadlines (the run's fidelity evidence judges it).")
 
 
 class FecSummary(Public):

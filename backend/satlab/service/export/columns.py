@@ -82,8 +82,11 @@ LINK_DIRECTIONS = (("link", "link", (("forward", "forward"), ("return", "return"
 
 
 # An iteration's fidelity evidence (satlab.engine.fidelity): whether the host kept up, and what it did meanwhile.
-FIDELITY_COLUMNS = {"host_kept_up": "host_kept_up", "satlink_lateness_p99_ms": "satlink_lateness_p99_ms",
-                    "satlink_lateness_max_ms": "satlink_lateness_max_ms", "cpu_steal_ratio": "host_cpu_steal_ratio",
+FIDELITY_COLUMNS = {"host_kept_up": "host_kept_up",
+                    "satlink_lateness_p99_ms": "satlink_lateness_p99_ms",
+                    "satlink_lateness_max_ms": "satlink_lateness_max_ms",
+                    "tunnel_lateness_p99_ms": "tunnel_lateness_p99_ms",
+                    "tunnel_lateness_max_ms": "tunnel_lateness_max_ms", "cpu_steal_ratio": "host_cpu_steal_ratio",
                     "cpu_busy_ratio": "host_cpu_busy_ratio", "satlink_cpu_s": "satlink_cpu_s",
                     "tunnel_cpu_s": "tunnel_cpu_s"}
 

@@ -164,7 +164,8 @@ class CampaignTables(Database):
 
     def unfaithful_items(self, campaign_id: str) -> list[CampaignItemWithScenario]:
         """The campaign's done items whose run's host did not keep up (its
-        fidelity evidence: satlink's lateness at or above its limit), in item order."""
+        fidelity evidence: satlink's or the tunnel's lateness at or above its
+        limit), in item order."""
         return self._items(campaign_id,
                            "status = 'done' AND run_id IN (SELECT run_id FROM runs WHERE host_kept_up = 0)")
 

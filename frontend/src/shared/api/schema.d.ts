@@ -1654,6 +1654,8 @@ export interface components {
              * @description In-order delivery: gaps passed over at the hold time.
              */
             hold_timeouts: number | null;
+            /** @description How late the receiving endpoint was: how long datagrams waited in its socket, and its timers past their deadlines (the run's fidelity evidence judges it). */
+            lateness_ms: components["schemas"]["Percentiles"] | null;
             /** Lost */
             lost: number;
             /** Recovered */
@@ -2197,11 +2199,18 @@ export interface components {
             satlink_lateness_max_ms: number | null;
             /**
              * Satlink Lateness P99 Ms
-             * @description How long after its due time a packet left the emulated link: the figure the verdict rests on.
+             * @description How long after its due time a packet left the emulated link: a figure the verdict rests on.
              */
             satlink_lateness_p99_ms: number | null;
             /** Tunnel Cpu S */
             tunnel_cpu_s: number | null;
+            /** Tunnel Lateness Max Ms */
+            tunnel_lateness_max_ms: number | null;
+            /**
+             * Tunnel Lateness P99 Ms
+             * @description How long a tunnel endpoint let a datagram wait in its socket, or a timer pass its deadline: the other figure the verdict rests on (null: no tunnel, or a run stored before the tunnel measured it).
+             */
+            tunnel_lateness_p99_ms: number | null;
         };
         /** IterationResult */
         IterationResult: {
@@ -3190,6 +3199,11 @@ export interface components {
             host_kept_up: boolean | null;
             /** Iterations */
             iterations: number;
+            /**
+             * Lateness P99 Limit Ms
+             * @description The limit of either lateness p99 (runs stored before the tunnel measured its own: of satlink's).
+             */
+            lateness_p99_limit_ms: number;
             /** Load Avg 1M End */
             load_avg_1m_end: number | null;
             /** Load Avg 1M Max */
@@ -3209,15 +3223,20 @@ export interface components {
             satlink_cpu_s: number | null;
             /** Satlink Lateness Max Ms */
             satlink_lateness_max_ms: number | null;
-            /** Satlink Lateness P99 Limit Ms */
-            satlink_lateness_p99_limit_ms: number;
             /**
              * Satlink Lateness P99 Ms
-             * @description How long after its due time a packet left the emulated link: the figure the verdict rests on.
+             * @description How long after its due time a packet left the emulated link: a figure the verdict rests on.
              */
             satlink_lateness_p99_ms: number | null;
             /** Tunnel Cpu S */
             tunnel_cpu_s: number | null;
+            /** Tunnel Lateness Max Ms */
+            tunnel_lateness_max_ms: number | null;
+            /**
+             * Tunnel Lateness P99 Ms
+             * @description How long a tunnel endpoint let a datagram wait in its socket, or a timer pass its deadline: the other figure the verdict rests on (null: no tunnel, or a run stored before the tunnel measured it).
+             */
+            tunnel_lateness_p99_ms: number | null;
         };
         /**
          * RunOrigin
