@@ -5,8 +5,8 @@ import { expect, test } from './fixtures';
 // playwright.config.ts says why the backend cannot run here, if it cannot (no root, no backend build).
 test.skip(Boolean(process.env.E2E_BACKEND_SKIP), process.env.E2E_BACKEND_SKIP);
 
-const definition = (page: import('@playwright/test').Page, name: string) =>
-  page.getByRole('group', { name, exact: true }).getByRole('definition');
+const definition = (within: import('@playwright/test').Page | import('@playwright/test').Locator, name: string) =>
+  within.getByRole('group', { name, exact: true }).getByRole('definition');
 
 test('runs geo-ideal live, summarises it, exports its CSV and reopens it from the list', async ({ page }) => {
   await page.goto('./?lab=experiments');
@@ -65,6 +65,13 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   // 300 kB over 12 Mbit/s and a 500 ms RTT, handshake included: a few round trips.
   expect(downloadTime).toBeGreaterThan(1);
   expect(downloadTime).toBeLessThan(10);
+
+  // Whether the host kept up, as satlink measured it: the verdict follows the lateness shown.
+  const fidelity = panel.getByRole('region', { name: 'Did the host keep up?' });
+  const lateness = await definition(fidelity, 'satlink lateness p99').textContent();
+  expect(lateness).toMatch(/^\d+\.\d{3} ms \(max \d+\.\d ms\)$/);
+  await expect(fidelity.getByText(Number.parseFloat(lateness ?? '') < 1 ? /^The host kept up:/ : /^The host did not keep up:/)).toBeVisible();
+  await expect(definition(fidelity, 'Tunnel lateness p99')).toHaveCount(0); // no tunnel in this run
 
   const csv = panel.getByRole('link', { name: 'Summary CSV' });
   // No PEP split the flow, so there are no PEP samples to offer (a run through one has the link).

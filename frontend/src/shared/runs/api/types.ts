@@ -38,6 +38,8 @@ export type KeptFile = Schemas['KeptFile'];
 export type RunArtifacts = Schemas['RunArtifacts'];
 /** The engine's result: the run's "result", and the stream's last event. */
 export type RunResult = Schemas['RunResult'];
+/** Whether the host kept up with a run (its tools' lateness, load, steal), and who measured. */
+export type RunFidelity = Schemas['RunFidelity'];
 
 /** A run as GET api/runs lists it. */
 export type RunListItem = Schemas['RunSummary'];

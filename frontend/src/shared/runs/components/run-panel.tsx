@@ -12,6 +12,7 @@ import { flowLabels, iterationsOf, lastTime, runCharts } from '../logic/series';
 import { PepCharts } from './pep-charts';
 import { RunCharts } from './run-charts';
 import { RunExports } from './run-exports';
+import { RunFidelity } from './run-fidelity';
 import { RunSummary } from './run-summary';
 import { StreamNotice } from './stream-notice';
 
@@ -122,6 +123,7 @@ export function RunPanel({ runId, onClone, canClone = () => true, actions }: Run
             />
           )}
           {result && <RunSummary runId={runId} result={result} withTunnel={withTunnel} />}
+          {result?.fidelity && <RunFidelity fidelity={result.fidelity} />}
         </>
       )}
     </section>
