@@ -140,6 +140,7 @@ def test_tunnel_samples_csv_pairs_sender_and_receiver(store):
     assert forward["direction"] == "forward"
     assert (forward["tx_source_packets"], forward["rx_source_packets"], forward["rx_lost_packets"],
             forward["rx_recovered_packets"], forward["rx_decoding_delay_p99_ms"]) == ("46", "38", "5", "4", "40.1")
+    assert (forward["rx_lateness_p99_ms"], forward["rx_lateness_max_ms"]) == ("0.6", "3.5")
 
 
 def test_summary_csv_has_a_row_per_iteration_and_flow(store):

@@ -20,8 +20,9 @@ def _satlink_direction(packets: int, lateness: dict | None = None) -> dict:
             "drops_channel": 3, "drops_overflow": 0, "write_errors": 0, "lateness_ms": lateness}
 
 
-def _tunnel_endpoint(tx_sources: int, rx_sources: int, lost: int, recovered: int) -> dict:
-    return {"t_s": 2.9,
+def _tunnel_endpoint(tx_sources: int, rx_sources: int, lost: int, recovered: int,
+                     lateness: dict | None = None) -> dict:
+    return {"t_s": 2.9, "lateness_ms": lateness,
             "tx": {"packets_in": tx_sources, "plain": 0, "sources": tx_sources, "repairs": tx_sources // 5,
                    "flush_repairs": 7, "uncovered": 0, "send_errors": 0},
             "rx": {"plain": 0, "sources": rx_sources, "repairs": 10, "lost": lost, "recovered": recovered,
@@ -39,7 +40,8 @@ def sample_event(run_id: str, t_s: float = 2.9, iteration: int = 0) -> dict:
             "link": {"t_s": 3.0, "ab": _satlink_direction(56, {"p50": 0.02, "p99": 0.03, "max": 0.05, "count": 6}),
                      "ba": _satlink_direction(76)},
             "lan": {"t_s": 2.9, "ab": _satlink_direction(44), "ba": _satlink_direction(38)},
-            "tunnel": [_tunnel_endpoint(44, 38, 5, 4), _tunnel_endpoint(46, 44, 0, 0)]}
+            "tunnel": [_tunnel_endpoint(44, 38, 5, 4, {"p50": 0.02, "p99": 0.6, "max": 3.5, "count": 52}),
+                       _tunnel_endpoint(46, 44, 0, 0)]}
 
 
 def pep_row(flow: int, tick: int) -> dict:
@@ -262,6 +264,9 @@ def test_add_sample_stores_flows_links_and_tunnel_directions(store):
     assert (tunnel["return"].rx_sources, tunnel["return"].tx_sources) == (44, 44)
     assert (tunnel["forward"].rx_decoding_delay_p99_ms, tunnel["return"].rx_decoding_delay_p99_ms) \
         == (40.1, None)
+    # The terminal's endpoint, receiving the forward direction, says how late it was; the gateway's measured nothing.
+    assert (tunnel["forward"].rx_lateness_p99_ms, tunnel["forward"].rx_lateness_max_ms) == (0.6, 3.5)
+    assert (tunnel["return"].rx_lateness_p99_ms, tunnel["return"].rx_lateness_max_ms) == (None, None)
 
 
 def test_add_sample_ignores_unknown_keys_and_absent_stats(store):

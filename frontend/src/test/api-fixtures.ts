@@ -162,6 +162,8 @@ export const tunnelSampleOf = (fields: Partial<TunnelSampleRow> & Pick<TunnelSam
     rx_unauthenticated: null,
     rx_decoding_delay_p99_ms: null,
     rx_decoding_delay_max_ms: null,
+    rx_lateness_p99_ms: null,
+    rx_lateness_max_ms: null,
     ...fields,
   });
 

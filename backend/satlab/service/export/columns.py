@@ -31,7 +31,8 @@ TUNNEL_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "direction": "d
                          "rx_malformed": "rx_malformed_packets", "rx_rejected": "rx_rejected_packets",
                          "rx_unauthenticated": "rx_unauthenticated_packets",
                          "rx_decoding_delay_p99_ms": "rx_decoding_delay_p99_ms",
-                         "rx_decoding_delay_max_ms": "rx_decoding_delay_max_ms"}
+                         "rx_decoding_delay_max_ms": "rx_decoding_delay_max_ms",
+                         "rx_lateness_p99_ms": "rx_lateness_p99_ms", "rx_lateness_max_ms": "rx_lateness_max_ms"}
 # The PEP's counters of a split flow (satlab.service.store.samples.PepSampleRow): per segment, per PEP.
 PEP_SAMPLE_COLUMNS = {"iteration": "iteration", "t_s": "t_s", "flow": "flow",
                       **{f"{segment}_{figure}": f"{segment}_{column}"

@@ -87,6 +87,9 @@ class TunnelSampleRow:
     rx_unauthenticated: int | None  # datagrams whose tag did not verify
     rx_decoding_delay_p99_ms: float | None
     rx_decoding_delay_max_ms: float | None
+    # How late the receiving endpoint was over the interval (its datagrams' waits, its timers).
+    rx_lateness_p99_ms: float | None
+    rx_lateness_max_ms: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,12 +208,14 @@ def sample_rows(event: dict[str, Any]) -> SampleRows:
                 continue
             tx = (sender or {}).get("tx") or {}
             rx = (receiver or {}).get("rx") or {}
-            delay = rx.get("decoding_delay_ms")
+            delay, lateness = rx.get("decoding_delay_ms"), (receiver or {}).get("lateness_ms")
             tunnel.append(TunnelSampleRow(iteration=iteration, t_s=t_s, direction=tunnel_direction,
                                           **{f"tx_{name}": tx.get(name) for name in TUNNEL_TX},
                                           **{f"rx_{name}": rx.get(name) for name in TUNNEL_RX},
                                           rx_decoding_delay_p99_ms=_percentile(delay, "p99"),
-                                          rx_decoding_delay_max_ms=_percentile(delay, "max")))
+                                          rx_decoding_delay_max_ms=_percentile(delay, "max"),
+                                          rx_lateness_p99_ms=_percentile(lateness, "p99"),
+                                          rx_lateness_max_ms=_percentile(lateness, "max")))
     return SampleRows(flows, tuple(links), tuple(tunnel), pep)
 
 

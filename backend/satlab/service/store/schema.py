@@ -286,6 +286,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE runs ADD COLUMN origin_sheet TEXT CHECK ((origin_sheet IS NOT NULL) = (origin IS 'sheet'));
     ALTER TABLE runs ADD COLUMN lab TEXT CHECK (lab IS NULL OR origin IS NOT NULL);
     """,
+    # How late the tunnel's receiving endpoint was over each interval (swf-tunnel's lateness_ms, the
+    # fidelity evidence's figure for the tunnel). Samples of before stay NULL: not measured.
+    """
+    ALTER TABLE tunnel_samples ADD COLUMN rx_lateness_p99_ms REAL;
+    ALTER TABLE tunnel_samples ADD COLUMN rx_lateness_max_ms REAL;
+    """,
 )
 
 RunStatus = Literal["queued", "running", "done", "failed", "cancelled"]

@@ -4161,6 +4161,10 @@ export interface components {
             rx_decoding_delay_max_ms: number | null;
             /** Rx Decoding Delay P99 Ms */
             rx_decoding_delay_p99_ms: number | null;
+            /** Rx Lateness Max Ms */
+            rx_lateness_max_ms: number | null;
+            /** Rx Lateness P99 Ms */
+            rx_lateness_p99_ms: number | null;
             /** Rx Lost */
             rx_lost: number | null;
             /** Rx Malformed */
