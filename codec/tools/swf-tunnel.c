@@ -371,7 +371,8 @@ static void deliver(void *context, const uint8_t *packet, size_t len)
 }
 
 /* received_ns is when the kernel received the datagram (SO_TIMESTAMPNS, on
- * CLOCK_REALTIME), or 0 if it gave no timestamp. */
+ * CLOCK_REALTIME: sockets have no monotonic receive time, so a step of the
+ * wall clock would show as lateness), or 0 if it gave no timestamp. */
 static uint64_t received_ns(struct msghdr *message)
 {
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(message); c != NULL; c = CMSG_NXTHDR(message, c))
