@@ -21,6 +21,7 @@ ONE_AT_A_TIME = Calibration(measured_at="2026-11-27T10:00:00+00:00", host={}, pa
                             kinds={kind: KindCapacity(max_concurrent=1) for kind in RUN_KINDS})
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_runs_the_calibration_allows_one_at_a_time_run_one_after_the_other(tmp_path, monkeypatch):
     monkeypatch.setattr(host_runs, "LEDGER_DIR", tmp_path / "ledger")
@@ -40,6 +41,7 @@ def test_runs_the_calibration_allows_one_at_a_time_run_one_after_the_other(tmp_p
     assert host_runs.running() == []  # both places given back
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_a_run_waiting_for_another_process_s_run_starts_when_it_ends(tmp_path, monkeypatch):
     """Another process's run (a place the test holds) takes the whole host:

@@ -71,6 +71,7 @@ def test_busy_loops_keep_a_cpu_busy_and_stop():
     assert not loop.running()
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_quick_calibration_of_every_kind(tmp_path):
     steps: list[dict] = []

@@ -8,6 +8,7 @@ import pytest
 from bench.soak_classroom import run_classroom_soak
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_a_minute_of_a_class_holds_every_quota_and_leaves_nothing():
     result = run_classroom_soak(60, students=30)

@@ -39,6 +39,7 @@ BAD = [
 ]
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 @pytest.mark.parametrize(("arguments", "field"), BAD, ids=[f for _, f in BAD])
 def test_run_with_bad_input_exits_2_naming_the_field_and_creates_nothing(arguments, field):
@@ -92,6 +93,7 @@ def test_run_interrupted_exits_130_and_removes_everything():
     assert not {name for name in satlab_namespaces() if run_id in name}
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_cleanup_removes_what_a_killed_run_left():
     run_id, _ = run_until_running(signal.SIGKILL)
@@ -153,6 +155,7 @@ def test_campaign_shows_progress_and_exports_a_row_per_run(tmp_path):
     assert listing.stdout.count(" done ") == 2
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_campaign_redo_unfaithful_runs_again_only_the_runs_whose_host_did_not_keep_up(tmp_path):
     db = str(tmp_path / "satlab.db")
@@ -191,6 +194,7 @@ def test_campaign_redo_unfaithful_runs_again_only_the_runs_whose_host_did_not_ke
     assert unknown.returncode == 2 and "--redo-unfaithful: there is no campaign 'c0ffee'" in unknown.stderr
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_redo_rounds_run_again_the_runs_whose_host_did_not_keep_up_until_the_rounds_end(tmp_path, monkeypatch,
                                                                                         capsys):

@@ -19,6 +19,7 @@ def namespaces_of(run_id: str) -> list[str]:
     return [name for name in topology.existing_namespaces() if run_id in name]
 
 
+@pytest.mark.host_wide
 def test_run_downloads_2mb_over_geo_ideal_and_restores_hystart():
     hystart_before = host.HYSTART.read_text()
     events = []
@@ -126,6 +127,7 @@ def test_run_with_a_congestion_control_the_kernel_lacks_is_refused_naming_the_fl
     assert namespaces_of(run_id) == []
 
 
+@pytest.mark.host_wide
 def test_run_two_at_once_without_interference():
     hystart_before = host.HYSTART.read_text()
     scenario = load(LABS / "geo-ideal.yaml", ["flows.0.size_bytes=1000000"])

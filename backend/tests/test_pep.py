@@ -306,6 +306,7 @@ finally:
 """
 
 
+@pytest.mark.host_wide
 def test_after_the_backend_is_killed_the_peps_die_and_the_sweep_takes_their_rules(tmp_path):
     done = subprocess.run(isolated([sys.executable, "-c", KILLED_BACKEND, str(LABS / "geo-ideal.yaml")]),
                           capture_output=True, text=True, timeout=120,

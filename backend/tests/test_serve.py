@@ -54,6 +54,7 @@ def start_running(port: int) -> str:
     return run_id
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_serve_after_a_sigkill_during_a_run_leaves_nothing_behind(tmp_path):
     hystart_before = host.HYSTART.read_text()

@@ -7,6 +7,7 @@ import pytest
 from bench.soak import run_soak
 
 
+@pytest.mark.host_wide
 @pytest.mark.needs_root
 def test_a_20_run_soak_leaves_nothing_and_every_run_final():
     result = run_soak(20)

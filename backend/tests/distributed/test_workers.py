@@ -147,6 +147,7 @@ def test_a_workers_run_keeps_its_qlogs_and_captures_on_the_server(stack: Stack) 
     assert not (host.WORK_ROOT / f"worker-{run.worker}" / run_id).exists()  # the worker's copy is gone
 
 
+@pytest.mark.host_wide
 def test_a_worker_killed_mid_run_has_its_run_tried_once_more_and_its_leftovers_swept(stack: Stack) -> None:
     campaign_id = start_campaign(stack, 1_000_000)
     with Store(stack.db) as store:
@@ -198,6 +199,7 @@ def test_a_server_killed_mid_campaign_loses_nothing(stack: Stack) -> None:
             assert max(gaps) < 1.5, f"run {run_id} lost the samples of {max(gaps):.1f} s"
 
 
+@pytest.mark.host_wide
 def test_a_queue_message_that_is_no_run_request_is_refused_without_running_anything(
         redis_server: RedisServer, tmp_path: Path) -> None:
     stack = Stack(redis_server, tmp_path)
