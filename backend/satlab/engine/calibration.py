@@ -6,8 +6,9 @@ few times, then k copies run at once for growing k (2, 4, 8, ... up to a
 bound, then bisecting between the last k that held and the first that did
 not). k holds when the median download time of its runs stays within
 tolerance_ratio of the lone runs' median and every run's lateness p99
-(satlink's, and the tunnel endpoints') stays under the limit; the kind's capacity is the largest k that held,
-its cost 1 / k. Every step is kept as evidence, with the host's load.
+(satlink's, and the tunnel endpoints') stays under the limit; the kind's
+capacity is the largest k that held, its cost 1 / k. Every step is kept as
+evidence, with the host's load.
 
 It assumes that a k that fails would fail for every larger k too, which a
 noisy host can contradict: the steps say what was measured. The numbers
