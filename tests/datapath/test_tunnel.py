@@ -61,9 +61,11 @@ def test_an_endpoint_measures_how_long_datagrams_waited_for_it():
     of a stream: the datagrams that reached its socket meanwhile waited
     there, and its lateness, from the kernel's receive timestamp of each,
     says so. The sending endpoint, never stopped, measured every flush timer
-    it fired."""
-    stopped_s = 0.3
-    with tunnel_path([], ["--k", "5", "--z", "100"]) as (a, b, link, tunnel_a, tunnel_b):
+    it fired: the stream's last datagram is one past a multiple of k, so at
+    least the flush that covers it fires."""
+    stopped_s, k, count = 0.3, 5, 3001
+    assert count % k != 0
+    with tunnel_path([], ["--k", str(k), "--z", "100"]) as (a, b, link, tunnel_a, tunnel_b):
         pid = tunnel_b.event("ready")["pid"]
 
         def pause() -> None:
@@ -74,7 +76,7 @@ def test_an_endpoint_measures_how_long_datagrams_waited_for_it():
 
         pauser = threading.Thread(target=pause)
         pauser.start()
-        netlab.udp_through_tunnel((tunnel_a, link, tunnel_b), a, b, 3000, 1000)
+        netlab.udp_through_tunnel((tunnel_a, link, tunnel_b), a, b, count, 1000)
         pauser.join()
         sender, receiver = tunnel_a.stop(), tunnel_b.stop()
     rx = receiver["rx"]
