@@ -344,6 +344,17 @@ def test_list_runs_pages_newest_first_with_filters(store):
     assert store.list_runs(status="queued", campaign_id="c1")[1] == 1
 
 
+def test_a_listed_run_carries_its_fidelity_verdict(store):
+    for run_id, kept_up in (("000001", True), ("000002", False), ("000003", None)):
+        store.create_run(run_id, SCENARIO, PROVENANCE)
+        store.finish_run(run_id, {**run_result(run_id, iterations=1),
+                                  "fidelity": {"host_kept_up": kept_up, "problems": []}})
+    store.create_run("000004", SCENARIO, PROVENANCE)  # not finished: no verdict yet
+    verdicts = {run.run_id: run.host_kept_up for run in store.list_runs()[0]}
+    assert verdicts == {"000001": True, "000002": False, "000003": None, "000004": None}
+    assert store.get_run("000002").host_kept_up is False
+
+
 def test_interrupt_unfinished_fails_runs_and_frees_their_items(store):
     items = [{"item_index": i, "configuration": i, "iteration": 0, "parameters": {"flows.0.cc": cc},
               "scenario": SCENARIO} for i, cc in enumerate(("cubic", "bbr", "reno"))]

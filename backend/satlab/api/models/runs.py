@@ -277,6 +277,9 @@ class RunBase(Public):
     shared: bool = Field(description="The instructor shows it to the class (POST /api/runs/{id}/share).")
     origin: RunOrigin | None = Field(description="Where it came from; null: not recorded (a run queued before "
                                                  "satlab recorded it).")
+    host_kept_up: bool | None = Field(default=None, description="Its fidelity verdict: whether the host kept up "
+                                                                "with the emulated path (the run's result.fidelity "
+                                                                "says why); null: unknown, or not finished.")
 
 
 class RunSummary(RunBase):
@@ -292,8 +295,6 @@ class RunPublic(RunBase):
                                                          "the server's own process.")
     attempt: int = Field(default=1, description="Of its campaign item: 2 when the first attempt's worker vanished "
                                                 "mid-run (that run's error says so).")
-    host_kept_up: bool | None = Field(default=None, description="Its fidelity verdict (result.fidelity says why); "
-                                                                "null: unknown, or not finished.")
 
 
 class RunsPublic(Public):

@@ -98,6 +98,7 @@ class RunSummaryRow:
     shared: bool  # the instructor shows it to the class
     origin: RunOrigin | None  # None: not recorded (a lone run queued before satlab recorded origins)
     flows: tuple[FlowSummaryRow, ...]  # empty until the run ends
+    host_kept_up: bool | None  # its fidelity verdict (None: unknown, or not finished)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +111,6 @@ class RunRow(RunSummaryRow):
     worker: str | None  # the `satlab worker` that ran it (None: the process that queued it)
     attempt: int  # of its campaign item (or lone run): 2 once, when its first worker vanished mid-run
     fidelity: dict[str, Any] | None  # satlab.engine.fidelity.run_evidence, once finished
-    host_kept_up: bool | None  # its verdict (None: unknown, or not finished)
 
 
 FLOW_SUMMARY_FIELDS = ("transport", "cc", "direction", "start_s", "bytes", "download_time_s", "goodput_mbps",
@@ -120,7 +120,7 @@ _FLOW_SUMMARY_SELECT = ("SELECT iteration, flow, flow_group AS \"group\", " + ",
                         + ", details_json FROM flow_summaries")
 _RUN_SUMMARY_FIELDS = ", ".join(f"runs.{column}" for column in (
     "run_id", "name", "status", "error", "campaign_id", "item_index", "created_at", "started_at", "finished_at",
-    "shared", "origin", "origin_sheet", "lab"))
+    "shared", "origin", "origin_sheet", "lab", "host_kept_up"))
 # Besides a run's own columns: its owner (its own, else its campaign's) and their name if a student's,
 # and what a campaign's run comes from (its campaign's name, study and preset, if it names one).
 _RUN_JOINED = ("COALESCE(runs.owner, campaigns.owner) AS owned_by, students.name AS owner_name, "
@@ -141,7 +141,7 @@ def _flow_summaries(db: sqlite3.Connection, run_id: str) -> tuple[FlowSummaryRow
 
 def _run_columns(db: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
     """A run's row (its summary's columns, or all of them) and what _RUN_JOINED adds, as the fields of
-    RunSummaryRow (or RunRow): its owner, shared as a bool, its origin, its per-flow summaries."""
+    RunSummaryRow (or RunRow): its owner, shared and its verdict as bools, its origin, its per-flow summaries."""
     columns = decoded(row)
     campaign_name, study = columns.pop("campaign_name"), columns.pop("campaign_study")
     campaign_preset = preset_of(columns.pop("campaign_scenario"))
@@ -154,7 +154,9 @@ def _run_columns(db: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
         origin = RunOrigin(kind, sheet, lab)
     columns.pop("owner", None)  # the run's own column (SELECT runs.*): owned_by says whose it is
     columns["owner"] = columns.pop("owned_by")
-    columns.update(shared=bool(columns["shared"]), origin=origin, flows=_flow_summaries(db, columns["run_id"]))
+    kept_up = columns["host_kept_up"]
+    columns.update(shared=bool(columns["shared"]), host_kept_up=None if kept_up is None else bool(kept_up),
+                   origin=origin, flows=_flow_summaries(db, columns["run_id"]))
     return columns
 
 
@@ -252,9 +254,7 @@ class RunTables(Database):
             if row is None:
                 return None
             columns = _run_columns(db, row)
-            kept_up = columns["host_kept_up"]
-            return RunRow(**{**columns, "via_broker": bool(columns["via_broker"]),
-                             "host_kept_up": None if kept_up is None else bool(kept_up)})
+            return RunRow(**{**columns, "via_broker": bool(columns["via_broker"])})
 
     def list_runs(self, status: str | None = None, campaign_id: str | None = None, limit: int = 100,
                   offset: int = 0, visible_to: str | None = None) -> tuple[list[RunSummaryRow], int]:

@@ -3304,7 +3304,7 @@ export interface components {
             finished_at: number | null;
             /**
              * Host Kept Up
-             * @description Its fidelity verdict (result.fidelity says why); null: unknown, or not finished.
+             * @description Its fidelity verdict: whether the host kept up with the emulated path (the run's result.fidelity says why); null: unknown, or not finished.
              */
             host_kept_up: boolean | null;
             /** Item Index */
@@ -3414,6 +3414,11 @@ export interface components {
              * @description Per-flow summaries (empty until the run ends).
              */
             flows: components["schemas"]["FlowSummaryRow"][];
+            /**
+             * Host Kept Up
+             * @description Its fidelity verdict: whether the host kept up with the emulated path (the run's result.fidelity says why); null: unknown, or not finished.
+             */
+            host_kept_up: boolean | null;
             /** Item Index */
             item_index: number | null;
             /**

@@ -39,6 +39,7 @@ export { useRunView } from './hooks/use-run-view';
 export { type CampaignLive, campaignLiveReducer, initialCampaignLive, progressText } from './logic/campaign-view';
 export { RETRY_MAX_MS, retryDelayMs } from './logic/retry-delay';
 export { flowRoles, formatConvergence, formatPercent, formatStartup } from './logic/flow-metrics';
+export { fidelityVerdict, hostLateNote } from './logic/fidelity';
 export { glossary, type GlossaryTerm } from './logic/glossary';
 export { clientView, type Hop, hopNames } from './logic/hops';
 export { pepCharts } from './logic/pep-series';

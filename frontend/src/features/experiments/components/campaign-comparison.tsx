@@ -1,9 +1,16 @@
 import { useId, useMemo, useState } from 'react';
 import { BoxPlot } from '../../../components/charts';
 import { SelectField } from '../../../components/form';
-import { type CampaignItem, type RunListItem, formatNumber } from '../../../shared/runs';
+import { type CampaignItem, type RunListItem, formatNumber, hostLateNote } from '../../../shared/runs';
 import { paths } from '../../../config/paths';
-import { type CampaignMetricKey, type RunPoint, campaignMetrics, campaignResults, comparisonRows } from '../logic/campaign-results';
+import {
+  type CampaignMetricKey,
+  type Configuration,
+  type RunPoint,
+  campaignMetrics,
+  campaignResults,
+  comparisonRows,
+} from '../logic/campaign-results';
 import { formatChange } from '../logic/format';
 import { formatValue } from '../logic/parameter-values';
 
@@ -33,6 +40,7 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
   const rows = comparisonRows(configurations, baseline);
   const points = configurations.flatMap((configuration) => configuration.points.map((point) => ({ ...point, configuration: configuration.index })));
   const failedOf = (index: number) => failed.filter((run) => run.item.configuration === index).length;
+  const lateOf = (configuration: Configuration) => configuration.points.filter((point) => point.hostLate).length;
   const figure = (value: number | null | undefined) => formatNumber(value, metric.decimals);
   const name = metric.label.toLowerCase();
 
@@ -63,7 +71,9 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
         data={points}
         group={(point) => String(point.configuration)}
         value={(point) => point.value}
-        describe={(point) => `run ${point.runId}, iteration ${point.iteration}: ${figure(point.value)} ${metric.unit}`}
+        describe={(point) =>
+          `run ${point.runId}, iteration ${point.iteration}: ${figure(point.value)} ${metric.unit}${point.hostLate ? ' (the host did not keep up)' : ''}`
+        }
         xLabel={parameters.join(' · ') || 'configuration'}
         yLabel={`${metric.label}, ${metric.unit}`}
         formatValue={(value) => `${figure(value)} ${metric.unit}`}
@@ -84,6 +94,9 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
               )}
               <th scope="col">Runs</th>
               <th scope="col">Failed runs</th>
+              <th scope="col" title={hostLateNote}>
+                Runs where the host fell behind
+              </th>
               <th scope="col">
                 Median {name}, {metric.unit}
               </th>
@@ -111,6 +124,7 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
                 )}
                 <td>{configuration.stats?.n ?? 0}</td>
                 <td>{failedOf(configuration.index)}</td>
+                <td>{lateOf(configuration)}</td>
                 <td>{figure(configuration.stats?.median)}</td>
                 <td>{figure(configuration.stats?.mean)}</td>
                 <td>{isBaseline ? 'baseline' : formatChange(changePercent)}</td>

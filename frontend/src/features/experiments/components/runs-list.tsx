@@ -1,5 +1,5 @@
 import { type Ref, useId } from 'react';
-import type { RunList } from '../../../shared/runs';
+import { fidelityVerdict, hostLateNote, type RunList } from '../../../shared/runs';
 import { paths } from '../../../config/paths';
 import { describeFlows, describeOrigin, flowFigure, formatCreated, NOT_RECORDED } from '../logic/format';
 import { openInPlace } from './open-in-place';
@@ -82,6 +82,11 @@ export function RunsList({ list, error, page, pageSize, onPage, selected, onOpen
                       <span className={`status status-${run.status}`} title={run.error ?? undefined}>
                         {run.status}
                       </span>
+                      {fidelityVerdict(run) === 'late' && (
+                        <span className="host-late" title={hostLateNote}>
+                          host late
+                        </span>
+                      )}
                     </td>
                     <td>{formatCreated(run.created_at)}</td>
                     <td>{describeFlows(run.flows)}</td>

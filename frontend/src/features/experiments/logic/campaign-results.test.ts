@@ -22,7 +22,13 @@ const flow = (download_time_s: number | null, patch: Partial<FlowListRow> = {}):
   ...patch,
 });
 
-const run = (run_id: string, status: RunListItem['status'], flows: FlowListRow[], error: string | null = null): RunListItem => ({
+const run = (
+  run_id: string,
+  status: RunListItem['status'],
+  flows: FlowListRow[],
+  error: string | null = null,
+  host_kept_up: boolean | null = null,
+): RunListItem => ({
   run_id,
   name: 'geo-ideal-cc',
   status,
@@ -35,6 +41,7 @@ const run = (run_id: string, status: RunListItem['status'], flows: FlowListRow[]
   owner: null,
   shared: false,
   origin: { kind: 'campaign', name: 'geo-ideal-cc', lab: 'geo-ideal' },
+  host_kept_up,
   flows,
 });
 
@@ -52,22 +59,22 @@ const items: CampaignItem[] = [
 const runs = [
   run('r0', 'done', [flow(2.8)]),
   run('r1', 'done', [flow(3.1, { cc: 'bbr' })]),
-  run('r2', 'done', [flow(3.0)]),
+  run('r2', 'done', [flow(3.0)], null, false),
   run('r3', 'failed', [], 'iperf3 did not connect within 20 s.'),
   run('r4', 'running', []),
   run('r5', 'done', [flow(null, { cc: 'bbr' })]),
 ];
 
 describe('campaignResults', () => {
-  it('groups finished runs by configuration, one point per run, in matrix order', () => {
+  it('groups finished runs by configuration, one point per run, in matrix order, each saying whether the host kept up', () => {
     const { configurations } = campaignResults(items, runs, 'download_time_s');
     expect(configurations.map((one) => [one.index, one.label, one.shortLabel])).toEqual([
       [0, 'flows.0.cc=cubic', 'cubic'],
       [1, 'flows.0.cc=bbr', 'bbr'],
     ]);
     expect(configurations[0].points).toEqual([
-      { runId: 'r0', iteration: 0, value: 2.8 },
-      { runId: 'r2', iteration: 1, value: 3.0 },
+      { runId: 'r0', iteration: 0, value: 2.8, hostLate: false },
+      { runId: 'r2', iteration: 1, value: 3.0, hostLate: true },
     ]);
     expect(configurations[0].stats).toMatchObject({ n: 2, median: 2.9, mean: 2.9 });
     expect(configurations[1].stats).toMatchObject({ n: 1, median: 3.1 });

@@ -1,5 +1,5 @@
 import { type BoxStats, boxStats, percentChange } from '../../../lib/statistics';
-import { type CampaignItem, type FlowFigures, type RunListItem, glossary } from '../../../shared/runs';
+import { type CampaignItem, type FlowFigures, type RunListItem, fidelityVerdict, glossary } from '../../../shared/runs';
 import { formatValue } from './parameter-values';
 
 /** The per-flow figures a campaign's configurations are compared by, with their units. */
@@ -18,6 +18,8 @@ export interface RunPoint {
   runId: string;
   iteration: number;
   value: number;
+  /** The host did not keep up with the run (its fidelity verdict): the point is kept, and counted. */
+  hostLate: boolean;
 }
 
 /** A configuration of the matrix and its finished runs. */
@@ -100,7 +102,8 @@ export function campaignResults(items: CampaignItem[], runs: RunListItem[], metr
       });
     } else if (item.status === 'done' && run?.status === 'done') {
       const value = runFigure(run.flows, metric);
-      if (value !== null) configuration.points.push({ runId: run.run_id, iteration: item.iteration, value });
+      if (value !== null)
+        configuration.points.push({ runId: run.run_id, iteration: item.iteration, value, hostLate: fidelityVerdict(run) === 'late' });
       else {
         const errors = run.flows.map((flow) => flow.error).filter((error): error is string => error !== null);
         failed.push({

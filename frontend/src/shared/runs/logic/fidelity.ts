@@ -8,9 +8,13 @@ import { formatNumber } from './run-format';
 
 export type FidelityVerdict = 'kept-up' | 'late' | 'unknown';
 
-/** fidelityVerdict names the backend's verdict: host_kept_up true, false or null. */
-export const fidelityVerdict = (fidelity: RunFidelity): FidelityVerdict =>
-  fidelity.host_kept_up === true ? 'kept-up' : fidelity.host_kept_up === false ? 'late' : 'unknown';
+/** fidelityVerdict names the backend's verdict, of a run's evidence or a listed run: host_kept_up true, false or null. */
+export const fidelityVerdict = ({ host_kept_up }: { host_kept_up?: boolean | null }): FidelityVerdict =>
+  host_kept_up === true ? 'kept-up' : host_kept_up === false ? 'late' : 'unknown';
+
+/** What a list says of a run whose host fell behind, where it has room for a few words only. */
+export const hostLateNote =
+  'The host did not keep up with this run: its figures measure the host’s load as much as the path (its page says by how much).';
 
 /** fidelitySentence says what the verdict means for the run's figures. */
 export function fidelitySentence(fidelity: RunFidelity): string {
