@@ -40,6 +40,10 @@ def test_reference_scenarios_are_of_their_kind_and_share_hystart():
     tunnel = calibration.reference_scenario("tunnel", parameters)
     assert tcp.hystart is tunnel.hystart is False  # the TCP kinds may run together
     assert calibration.reference_scenario("quic", parameters).hystart is None
+    # Only the tunnel's path loses packets: its decoder works only then.
+    assert tunnel.path.forward.channel.model == "bernoulli" and tunnel.path.forward.channel.loss == 0.027
+    assert tcp.path.forward.channel.model == "perfect"
+    assert calibration.reference_scenario("quic", parameters).path.forward.channel.model == "perfect"
 
 
 def step(times_s, lateness_p99_ms=0.2, failures=(), tunnel_lateness_p99_ms=None):
@@ -79,13 +83,15 @@ def test_quick_calibration_of_every_kind(tmp_path):
     assert measured.host["host_name"] == socket.gethostname()
     assert set(measured.kinds) | set(measured.unavailable) == set(capacity.RUN_KINDS)
     assert "kernel_tcp" in measured.kinds and "tunnel" in measured.kinds
-    for kind_capacity in measured.kinds.values():
+    for kind, kind_capacity in measured.kinds.items():
         evidence = kind_capacity.evidence
         assert evidence["reference"]["size_bytes"] == 1_000_000
         (lone,) = evidence["lone"]
         assert lone["concurrent"] == 1 and lone["failures"] == []
         assert evidence["lone_median_download_time_s"] == lone["median_download_time_s"] > 0
         assert evidence["lone_spread_ratio"] == 0  # one lone run
+        # The tunnel's reference loses packets and its tunnel rebuilt them; the other kinds have no tunnel.
+        assert (lone["tunnel_recovered"] > 0) if kind == "tunnel" else lone["tunnel_recovered"] is None
         if not evidence["lone_kept_up"]:
             assert kind_capacity.max_concurrent == 1 and evidence["steps"] == []
             continue
