@@ -113,6 +113,47 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   await expect(panel.getByRole('table', { name: 'Summary per flow' }).getByRole('row', { name: /^flow 0 tcp cubic/ })).toBeVisible();
 });
 
+test('scales a split flow’s goodput by the segments the satellite bounds, the PEPs’ intake drawn at the top', async ({ page }) => {
+  // 6 MB through distributed PEPs whose satellite side may hold 8 MB: the server's segment hands the
+  // gateway PEP the whole download before the first sample, at several times the satellite's 12 Mbit/s
+  // (the terminal PEP's segment too bursts above it, by less: it forwards what the satellite brought).
+  const set = ['pep.mode=distributed', 'pep.satellite.sndbuf_bytes=8000000', 'flows.0.size_bytes=6000000'];
+  const created = await page.request.post('./api/runs', { data: { lab: 'geo-ideal', set, page: 'experiments' } });
+  expect(created.status()).toBe(201);
+  const runId: string = (await created.json()).run_id;
+  await page.goto(`./?lab=experiments&run=${runId}`);
+  await expect(definition(page, 'State')).toHaveText('Done', { timeout: 45_000 });
+
+  // Each segment's peak goodput, from its samples.
+  const csv = (await (await page.request.get(`./api/runs/${runId}/csv/flow-samples`)).text()).trim().split(/\r?\n/);
+  const header = csv[0].split(',');
+  const peak = new Map<string, number>();
+  for (const line of csv.slice(1)) {
+    const cells = line.split(',');
+    const hop = cells[header.indexOf('hop')];
+    peak.set(hop, Math.max(peak.get(hop) ?? 0, Number(cells[header.indexOf('goodput_mbps')])));
+  }
+  const scaled = Math.max(peak.get('client') ?? 0, peak.get('satellite') ?? 0);
+
+  // The satellite's and the client's segments set the axis; the server's is drawn at its top, its peak in the legend.
+  const panel = page.getByRole('region', { name: `Run ${runId} · geo-ideal` });
+  const goodput = panel.getByRole('figure', { name: /^Goodput per flow/ });
+  const legend = goodput.getByRole('list', { name: 'Goodput per flow, legend' }).getByRole('listitem');
+  const server = (peak.get('server') ?? 0).toPrecision(3);
+  await expect(legend.filter({ hasText: 'gateway–server' })).toContainText(`peaks at ${server} Mbit/s, above the axis`);
+  await expect(legend.filter({ hasText: 'above the axis' })).toHaveCount(1);
+  await expect(goodput.getByRole('img', { name: new RegExp(`gateway–server peaks at ${server} Mbit/s, above the axis \\(drawn at its top\\): The segment where`) })).toBeVisible();
+  // The y axis (the chart's second, after the time axis) reaches the other segments' peak, to its next
+  // tick at most, and stays below the intake's, whose samples above it are marked over the plot.
+  const ticks = await goodput.locator('svg.chart g.axis').nth(1).locator('g > text').allTextContents();
+  const [below, last] = ticks.slice(-2).map(Number);
+  expect(last + (last - below)).toBeGreaterThanOrEqual(scaled);
+  expect(last).toBeLessThan(peak.get('server') ?? 0);
+  await expect(goodput.locator('.off-scale-marks')).toHaveCount(1);
+  await expect(goodput.locator('.off-scale-marks path').first()).toBeVisible();
+  await goodput.screenshot({ path: 'test-output/experiments-pep-goodput.png' });
+});
+
 test.describe('refusals', () => {
   test.use({ expectedFailures: [/\/api\/runs$/] });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestPoints, yDomain } from './chart-scales';
+import { nearestPoints, peaksAbove, scaleValues, yDomain } from './chart-scales';
 
 describe('yDomain', () => {
   it('reaches the minimum top while the values are tiny (the start of a run)', () => {
@@ -14,6 +14,22 @@ describe('yDomain', () => {
     expect(yDomain([-2, 4])).toEqual([-2, 4]);
     expect(yDomain([])).toEqual([0, 1]);
     expect(yDomain([0, 0])).toEqual([0, 1]);
+  });
+});
+
+describe('scaleValues and peaksAbove', () => {
+  const value = (d: number | null) => d;
+  const satellite = { key: 'satellite', data: [0, 9.7, null, 11.2] };
+  const intake = { key: 'server', unscaled: 'bursts into the PEP', data: [146.3, 0, 92.6] };
+
+  it('lets only the series that set the axis set it, and all of them while those have no value', () => {
+    expect(scaleValues([satellite, intake], value)).toEqual([0, 9.7, 11.2]);
+    expect(scaleValues([{ ...satellite, data: [null] }, intake], value)).toEqual([146.3, 0, 92.6]);
+  });
+
+  it('gives the peak of each series above the top, and nothing for the others', () => {
+    expect(peaksAbove([satellite, intake], value, 12)).toEqual(new Map([['server', 146.3]]));
+    expect(peaksAbove([satellite, intake, { key: 'empty', data: [] }], value, 150)).toEqual(new Map());
   });
 });
 

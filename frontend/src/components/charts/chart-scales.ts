@@ -13,6 +13,35 @@ export function yDomain(values: number[], minimumTop = 0): [number, number] {
   return [low, high > low ? high : low + 1];
 }
 
+/** A series as the y axis weighs it: unscaled says why it does not set the axis (undefined: it does). */
+interface Weighed<Datum> {
+  key: string;
+  unscaled?: string;
+  data: Datum[];
+}
+
+const valuesOf = <Datum>(data: Datum[], y: (datum: Datum) => number | null) =>
+  data.map(y).filter((value): value is number => value !== null);
+
+/**
+ * scaleValues are the values that set a chart's y axis: those of the series that set it, or every
+ * series' when none of those has a value yet.
+ */
+export function scaleValues<Datum>(series: Weighed<Datum>[], y: (datum: Datum) => number | null): number[] {
+  const scaled = series.filter((one) => one.unscaled === undefined).flatMap((one) => valuesOf(one.data, y));
+  return scaled.length > 0 ? scaled : series.flatMap((one) => valuesOf(one.data, y));
+}
+
+/** peaksAbove gives, for each series that leaves the axis (its largest value above top), that value. */
+export function peaksAbove<Datum>(series: Weighed<Datum>[], y: (datum: Datum) => number | null, top: number): Map<string, number> {
+  const peaks = new Map<string, number>();
+  for (const one of series) {
+    const peak = Math.max(...valuesOf(one.data, y));
+    if (peak > top) peaks.set(one.key, peak);
+  }
+  return peaks;
+}
+
 export interface NearestPoint<Datum> {
   key: string;
   datum: Datum;

@@ -3,7 +3,7 @@ import { type KeyboardEvent, type PointerEvent, type ReactNode, useId, useState 
 import { AxisBottom, AxisLeft } from './axes';
 import { axisTicks } from './axis-ticks';
 import { ChartExport } from './chart-export';
-import { labelWidth, nearestPoints, yDomain } from './chart-scales';
+import { labelWidth, nearestPoints, peaksAbove, scaleValues, yDomain } from './chart-scales';
 import { lineChartTable } from './chart-tables';
 import { GridRows } from './grid-rows';
 import { useWidth } from './use-width';
@@ -17,6 +17,11 @@ export interface LineSeries<Datum> {
   colour: string;
   /** The points, in order of x. */
   data: Datum[];
+  /**
+   * Why this series does not set the y axis, when its bursts would flatten the others (undefined: it
+   * does). Its values above the axis run along its top, marked above the plot; the legend gives its peak.
+   */
+  unscaled?: string;
 }
 
 export interface LineChartProps<Datum> {
@@ -89,9 +94,16 @@ export function LineChart<Datum>(props: LineChartProps<Datum>) {
   const all = series.flatMap((one) => one.data);
   const values = all.map(y).filter((value): value is number => value !== null);
   const yScale = scaleLinear()
-    .domain(yDomain(values, yMinimumTop))
+    .domain(yDomain(scaleValues(series, y), yMinimumTop))
     .nice()
+    .clamp(true)
     .range([height - margin.bottom, margin.top]);
+  const top = yScale.domain()[1];
+  const peaks = peaksAbove(series, y, top);
+  const offScale = (one: LineSeries<Datum>) => {
+    const peak = peaks.get(one.key);
+    return peak === undefined ? '' : `peaks at ${formatValue(peak)}, above the axis`;
+  };
   const yTickCount = 5;
   // Room on the left for the widest tick label, then the axis title beside it: they never overlap.
   const yLabels = axisTicks(yScale, { numTicks: yTickCount }).map((tick) => tick.label);
@@ -110,7 +122,10 @@ export function LineChart<Datum>(props: LineChartProps<Datum>) {
       ? `${title}: no samples yet.`
       : `${title}: ${values.length} samples; latest ${latest
           .map((one) => `${one.label} ${one.latest === null ? 'none' : formatValue(one.latest)}`)
-          .join(', ')}.`;
+          .join(', ')}.${series
+          .filter((one) => peaks.has(one.key))
+          .map((one) => ` ${one.label} ${offScale(one)} (drawn at its top): ${one.unscaled}`)
+          .join('')}`;
   const xTickCount = Math.max(2, Math.floor(width / 80));
 
   const hovered = hoverX === null ? [] : nearestPoints(series, hoverX, x, y);
@@ -141,7 +156,11 @@ export function LineChart<Datum>(props: LineChartProps<Datum>) {
         figure={{
           title,
           source,
-          legend: series.map((one) => ({ label: one.label, kind: 'line', colour: one.colour })),
+          legend: series.map((one) => ({
+            label: peaks.has(one.key) ? `${one.label} (${offScale(one)})` : one.label,
+            kind: 'line',
+            colour: one.colour,
+          })),
           table: () => lineChartTable(series, x, y, xLabel, yLabel),
         }}
         redraw={() => <LineChart {...props} />}
@@ -165,6 +184,18 @@ export function LineChart<Datum>(props: LineChartProps<Datum>) {
           {latest.map((one) => (
             <path key={one.key} className="series-line" stroke={one.colour} d={path(one.data) ?? undefined} />
           ))}
+          {/* Above the plot, a mark where a series' value is beyond the axis (its line runs along the top). */}
+          {latest
+            .filter((one) => peaks.has(one.key))
+            .map((one) => (
+              <g key={`${one.key}-above`} className="off-scale-marks" fill={one.colour} aria-hidden="true">
+                {one.data
+                  .filter((datum) => (y(datum) ?? top) > top)
+                  .map((datum) => (
+                    <path key={x(datum)} d="M0,1 L-4,9 L4,9 Z" transform={`translate(${xScale(x(datum))},0)`} />
+                  ))}
+              </g>
+            ))}
           {values.length === 0 && (
             <text className="chart-empty" x={(left + width - margin.right) / 2} y={(margin.top + height - margin.bottom) / 2} textAnchor="middle">
               Waiting for samples…
@@ -223,6 +254,12 @@ export function LineChart<Datum>(props: LineChartProps<Datum>) {
             </svg>
             {one.label}
             {one.latest !== null && <strong>{formatValue(one.latest)}</strong>}
+            {peaks.has(one.key) && (
+              <span className="off-scale" title={one.unscaled}>
+                <span aria-hidden="true">▲ </span>
+                {offScale(one)}
+              </span>
+            )}
           </li>
         ))}
       </ul>

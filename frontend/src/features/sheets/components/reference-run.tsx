@@ -1,6 +1,6 @@
 import { useId, useMemo } from 'react';
 import { HeaderCell, Measure } from '../../../components/help';
-import { RunCharts, describeForwardChannel, describeScenario, formatNumber, glossary, flowLabels, lastTime, runCharts } from '../../../shared/runs';
+import { RunCharts, describeForwardChannel, describeScenario, formatNumber, glossary, lastTime, runCharts } from '../../../shared/runs';
 import { getReference } from '../api/client';
 import type { ReferenceRun } from '../api/types';
 import { useLoaded } from '../hooks/use-loaded';
@@ -28,11 +28,7 @@ export function ReferenceRunView({ id }: { id: string }) {
 function ReferenceRunFigures({ reference }: { reference: ReferenceRun }) {
   const headingId = useId();
   const { scenario, result, samples, provenance } = reference;
-  const withTunnel = Boolean(scenario.tunnel);
-  const charts = useMemo(
-    () => runCharts(samples, 0, flowLabels(scenario), withTunnel),
-    [samples, scenario, withTunnel],
-  );
+  const charts = useMemo(() => runCharts(samples, 0, scenario), [samples, scenario]);
   const forwardChannel = describeForwardChannel(scenario);
   const iteration = result.iterations[0];
   const fec = iteration?.fec?.forward;

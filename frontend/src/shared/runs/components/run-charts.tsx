@@ -41,6 +41,7 @@ export function RunCharts({ charts, xDomain, source }: RunChartsProps) {
             label: series.label,
             colour: colourOf(series.key, index),
             data: series.points,
+            unscaled: series.unscaled,
           }))}
           x={(point) => point.t_s}
           y={(point) => point.value}

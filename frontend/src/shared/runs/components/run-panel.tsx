@@ -36,9 +36,10 @@ export function RunPanel({ runId, onClone, canClone = () => true, actions }: Run
   const [pickedIteration, setPickedIteration] = useState<number | null>(null);
   const iteration = pickedIteration ?? view.iteration;
   const iterations = iterationsOf(samples);
-  const withTunnel = Boolean(run?.scenario.tunnel);
-  const labels = useMemo(() => (run ? flowLabels(run.scenario) : []), [run]);
-  const charts = useMemo(() => runCharts(samples, iteration, labels, withTunnel), [samples, iteration, labels, withTunnel]);
+  const scenario = run?.scenario;
+  const withTunnel = Boolean(scenario?.tunnel);
+  const labels = useMemo(() => (scenario ? flowLabels(scenario) : []), [scenario]);
+  const charts = useMemo(() => (scenario ? runCharts(samples, iteration, scenario) : []), [samples, iteration, scenario]);
   const elapsed = lastTime(samples, iteration);
   const live = run !== null && !isFinished(phase);
   const failure = phase === 'failed' ? (result?.error ?? run?.error ?? view.errors.at(-1)) : undefined;

@@ -28,6 +28,8 @@ export const glossary = {
     'A download’s first packet (the SYN, or QUIC’s Initial) to the first byte of data reaching the client. End to end, two round trips; a split-TCP PEP with Fast Open saves one, QUIC’s 0-RTT too.',
   pepSegments:
     'A split-TCP PEP cuts the connection in segments (client–terminal PEP, across the satellite between the PEPs, gateway PEP–server), each with its own handshake, window and loss recovery. Per segment: the bytes its sender got acknowledged and the packets it sent again.',
+  pepIntake:
+    'The segment where a flow’s data enter the split-TCP PEPs (gateway–server for a download, client–terminal for an upload) crosses no emulated link: its sender fills the PEP’s buffer at the LAN’s pace, well above the satellite’s rate, so the other segments set the goodput axis and its peaks are drawn at its top.',
   pepPipe:
     'The most bytes a PEP held between its two connections for the flow, in the direction of the data: they pile up in front of the slower segment.',
   pepSegmentBytes:

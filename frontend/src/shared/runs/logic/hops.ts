@@ -1,4 +1,4 @@
-import type { FlowSampleRow } from '../api/types';
+import type { FlowSampleRow, Scenario } from '../api/types';
 
 /**
  * The hops of a flow's path as a split-TCP PEP cuts it (the backend's satlab/engine/pep/segments.py):
@@ -40,4 +40,16 @@ export function clientView(rows: FlowSampleRow[]): FlowSampleRow[] {
     if (held === undefined || byPathOrder(row.hop, held) < 0) first.set(flow, row.hop);
   }
   return rows.filter((row) => first.get(`${row.iteration}/${row.flow}`) === row.hop);
+}
+
+/**
+ * intakeHops gives each flow of a scenario (by index, as flowLabels numbers them) the hop where its
+ * data enter the PEPs: the server's for a download, the client's for an upload (the backend's
+ * end_host_segment). Its sender, an end host, fills the PEP's buffer at the LAN's pace. A flow
+ * without that hop (no PEP; an upload through a gateway PEP alone) never matches it.
+ */
+export function intakeHops(scenario: Scenario): Hop[] {
+  return scenario.flows.flatMap((group) =>
+    Array.from({ length: group.count }, (): Hop => (group.direction === 'upload' ? 'client' : 'server')),
+  );
 }

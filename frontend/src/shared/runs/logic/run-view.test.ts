@@ -3,7 +3,8 @@ import type { Run, RunSamples, SampleEvent, StreamEvent } from '../api/types';
 import { errorEventOf, flowGroupOf, linkSampleOf, runResultOf, scenarioOf, stateEventOf, summaryEventOf, tunnelOf, tunnelSampleOf } from '../../../test/api-fixtures';
 import { initialRunView, isFinished, phaseLabel, runViewReducer } from './run-view';
 import { mergeSamples } from './samples';
-import { flowLabels, iterationsOf, lastTime, runCharts } from './series';
+import { glossary } from './glossary';
+import { iterationsOf, lastTime, runCharts } from './series';
 
 // Shaped as the backend streams them (geo-ideal, 300 kB, with tunnel.k=5 tunnel.z=100).
 const run: Run = {
@@ -151,7 +152,9 @@ describe('runViewReducer', () => {
 
 describe('runCharts', () => {
   const view = replay(events);
-  const charts = runCharts(view.samples, 0, flowLabels(run.scenario), true);
+  const charts = runCharts(view.samples, 0, run.scenario);
+  // The same flows without the tunnel.
+  const plain = scenarioOf({ flows: run.scenario.flows });
   const chart = (id: string) => charts.find((candidate) => candidate.id === id);
 
   it('draws a line per flow, labelled as the CSV numbers flows, with units on the axis', () => {
@@ -169,13 +172,13 @@ describe('runCharts', () => {
     expect(chart('queue')?.series[0].points.map((point) => point.value)).toEqual([12, 12]);
     expect(chart('drops')?.series.map((series) => series.points.at(-1)?.value)).toEqual([1, 2]);
     expect(chart('fec')?.series.map((series) => series.points.at(-1)?.value)).toEqual([2, 2]);
-    expect(runCharts(view.samples, 0, [], false).map((candidate) => candidate.id)).not.toContain('fec');
+    expect(runCharts(view.samples, 0, plain).map((candidate) => candidate.id)).not.toContain('fec');
   });
 
   it('draws the drops of netem, whose causes are unknown, as one total', () => {
     const netem = sample(0.3, 4, 0);
     netem.links = netem.links.map((row) => ({ ...row, drops_buffer: null, drops_channel: null, drops_overflow: null, drops: 5 }));
-    const drops = runCharts(replay([...events, netem]).samples, 0, [], false).find((candidate) => candidate.id === 'drops');
+    const drops = runCharts(replay([...events, netem]).samples, 0, plain).find((candidate) => candidate.id === 'drops');
     expect(drops?.series.map((series) => series.key)).toEqual(['buffer', 'channel', 'all']);
     expect(drops?.series[2].points.at(-1)?.value).toBe(5);
   });
@@ -183,7 +186,7 @@ describe('runCharts', () => {
   it('draws each hop of a flow a PEP splits as a line of its own, named by its ends, from the client’s side', () => {
     const split = sample(0.3, 4, 0);
     split.flows = (['server', 'client', 'satellite'] as const).map((hop, index) => ({ ...split.flows[0], hop, goodput_mbps: index }));
-    const goodput = runCharts(replay([...events, split]).samples, 0, flowLabels(run.scenario), false)[0];
+    const [goodput, cwnd] = runCharts(replay([...events, split]).samples, 0, run.scenario);
     expect(goodput.series.map((series) => [series.key, series.label])).toEqual([
       ['flow-0', 'flow 0 (tcp cubic)'],
       ['flow-0-client', 'flow 0 (tcp cubic), client–terminal'],
@@ -192,12 +195,20 @@ describe('runCharts', () => {
       ['flow-1', 'flow 1 (tcp cubic)'],
     ]);
     expect(goodput.series[3].points).toEqual([{ t_s: 0.3, value: 0 }]);
+    // A download's data enter the PEPs from the server, at the LAN's pace: that segment alone does
+    // not set the goodput axis (its bursts would flatten the satellite's); every line sets the others.
+    expect(goodput.series.map((series) => series.unscaled)).toEqual([undefined, undefined, undefined, glossary.pepIntake, undefined]);
+    expect(cwnd.series.every((series) => series.unscaled === undefined)).toBe(true);
+    // An upload's enter from the client.
+    const uploads = scenarioOf({ flows: [flowGroupOf({ direction: 'upload', count: 2 })] });
+    const [uploadGoodput] = runCharts(replay([...events, split]).samples, 0, uploads);
+    expect(uploadGoodput.series.filter((series) => series.unscaled).map((series) => series.key)).toEqual(['flow-0-client']);
   });
 
   it('keeps iterations apart', () => {
     const second = replay([...events, sample(0.1, 9, 0, 1)]);
     expect(iterationsOf(second.samples)).toEqual([0, 1]);
-    expect(runCharts(second.samples, 1, [], false)[0].series[0].points).toEqual([{ t_s: 0.1, value: 9 }]);
+    expect(runCharts(second.samples, 1, plain)[0].series[0].points).toEqual([{ t_s: 0.1, value: 9 }]);
     expect(lastTime(second.samples, 0)).toBe(0.2);
   });
 });

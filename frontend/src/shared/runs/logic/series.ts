@@ -1,6 +1,6 @@
 import type { FlowSampleRow, LinkSampleRow, RunSamples, Scenario, TunnelSampleRow } from '../api/types';
 import { glossary } from './glossary';
-import { byPathOrder, type Hop, hopNames } from './hops';
+import { byPathOrder, type Hop, hopNames, intakeHops } from './hops';
 
 /**
  * The console's charts as data: which rows of a run's samples each line takes, and what value it
@@ -18,6 +18,8 @@ export interface Series {
   key: string;
   label: string;
   points: Point[];
+  /** Why the line does not set its chart's y axis (LineSeries.unscaled); undefined: it does. */
+  unscaled?: string;
 }
 
 interface Timed {
@@ -30,14 +32,16 @@ interface SeriesSpec<Row> {
   label: string;
   includes: (row: Row) => boolean;
   value: (row: Row) => number | null;
+  unscaled?: string;
 }
 
 /** seriesOf makes one line per spec out of the rows of one iteration. */
 export function seriesOf<Row extends Timed>(rows: Row[], iteration: number, specs: SeriesSpec<Row>[]): Series[] {
-  return specs.map(({ key, label, includes, value }) => ({
+  return specs.map(({ key, label, includes, value, unscaled }) => ({
     key,
     label,
     points: rows.filter((row) => row.iteration === iteration && includes(row)).map((row) => ({ t_s: row.t_s, value: value(row) })),
+    unscaled,
   }));
 }
 
@@ -105,11 +109,13 @@ function flowHops(rows: FlowSampleRow[], iteration: number): { flow: number; hop
 }
 
 /**
- * runCharts lays out the charts of one iteration: per flow (per hop of a flow a PEP splits) goodput,
- * cwnd and RTT; the satellite link's queues and its forward drops (buffer: congestion; channel: link
- * errors); and, with a tunnel, the FEC counters of the forward direction.
+ * runCharts lays out the charts of one iteration of a run of scenario: per flow (per hop of a flow a
+ * PEP splits) goodput, cwnd and RTT; the satellite link's queues and its forward drops (buffer:
+ * congestion; channel: link errors); and, with a tunnel, the FEC counters of the forward direction.
  */
-export function runCharts(samples: RunSamples, iteration: number, labels: string[], withTunnel: boolean): ChartSpec[] {
+export function runCharts(samples: RunSamples, iteration: number, scenario: Scenario): ChartSpec[] {
+  const labels = flowLabels(scenario);
+  const intakes = intakeHops(scenario);
   const lines = flowHops(samples.flows, iteration).map(({ flow, hop }) => {
     // A reference run shipped before hops were recorded has none: its flows are one line each.
     const split = hop in hopNames && hop !== 'end-to-end';
@@ -117,6 +123,7 @@ export function runCharts(samples: RunSamples, iteration: number, labels: string
       key: split ? `flow-${flow}-${hop}` : `flow-${flow}`,
       label: `${labels[flow] ?? `flow ${flow}`}${split ? `, ${hopNames[hop]}` : ''}`,
       includes: (row: FlowSampleRow) => row.flow === flow && row.hop === hop,
+      intake: hop === intakes[flow],
     };
   });
   const charts: ChartSpec[] = flowMetrics.map(({ value, ...metric }) => ({
@@ -124,7 +131,13 @@ export function runCharts(samples: RunSamples, iteration: number, labels: string
     series: seriesOf(
       samples.flows,
       iteration,
-      lines.map((line) => ({ ...line, value })),
+      lines.map(({ intake, ...line }) => ({
+        ...line,
+        value,
+        // The PEPs' intake bursts at the LAN's pace, well above the satellite's rate: it would
+        // flatten the flow's bottleneck, the satellite segment, to the bottom of the axis.
+        unscaled: metric.id === 'goodput' && intake ? glossary.pepIntake : undefined,
+      })),
     ),
   }));
   charts.push(
@@ -162,7 +175,7 @@ export function runCharts(samples: RunSamples, iteration: number, labels: string
       ]),
     },
   );
-  if (withTunnel) {
+  if (scenario.tunnel) {
     const forward = (row: TunnelSampleRow) => row.direction === 'forward';
     charts.push({
       id: 'fec',
