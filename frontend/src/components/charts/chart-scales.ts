@@ -20,7 +20,8 @@ interface Weighed<Datum> {
   data: Datum[];
 }
 
-const valuesOf = <Datum>(data: Datum[], y: (datum: Datum) => number | null) =>
+/** valuesOf are the data's y values, gaps left out. */
+export const valuesOf = <Datum>(data: Datum[], y: (datum: Datum) => number | null) =>
   data.map(y).filter((value): value is number => value !== null);
 
 /**

@@ -3,7 +3,7 @@ import { type KeyboardEvent, type PointerEvent, type ReactNode, useId, useState 
 import { AxisBottom, AxisLeft } from './axes';
 import { axisTicks } from './axis-ticks';
 import { ChartExport } from './chart-export';
-import { labelWidth, nearestPoints, peaksAbove, scaleValues, yDomain } from './chart-scales';
+import { labelWidth, nearestPoints, peaksAbove, scaleValues, valuesOf, yDomain } from './chart-scales';
 import { lineChartTable } from './chart-tables';
 import { GridRows } from './grid-rows';
 import { useWidth } from './use-width';
@@ -92,7 +92,7 @@ export function LineChart<Datum>(props: LineChartProps<Datum>) {
   const [frameRef, width] = useWidth<HTMLDivElement>(560);
   const [hoverX, setHoverX] = useState<number | null>(null);
   const all = series.flatMap((one) => one.data);
-  const values = all.map(y).filter((value): value is number => value !== null);
+  const values = valuesOf(all, y);
   const yScale = scaleLinear()
     .domain(yDomain(scaleValues(series, y), yMinimumTop))
     .nice()

@@ -1,4 +1,4 @@
-import type { FlowSampleRow, Scenario } from '../api/types';
+import type { FlowGroup, FlowSampleRow } from '../api/types';
 
 /**
  * The hops of a flow's path as a split-TCP PEP cuts it (the backend's satlab/engine/pep/segments.py):
@@ -43,13 +43,9 @@ export function clientView(rows: FlowSampleRow[]): FlowSampleRow[] {
 }
 
 /**
- * intakeHops gives each flow of a scenario (by index, as flowLabels numbers them) the hop where its
- * data enter the PEPs: the server's for a download, the client's for an upload (the backend's
- * end_host_segment). Its sender, an end host, fills the PEP's buffer at the LAN's pace. A flow
- * without that hop (no PEP; an upload through a gateway PEP alone) never matches it.
+ * intakeHop is the hop where a flow's data enter the PEPs: the server's for a download, the
+ * client's for an upload (the backend's end_host_segment). Its sender, an end host, fills the PEP's
+ * buffer at the LAN's pace. A flow without that hop (no PEP; an upload through a gateway PEP alone)
+ * never matches it.
  */
-export function intakeHops(scenario: Scenario): Hop[] {
-  return scenario.flows.flatMap((group) =>
-    Array.from({ length: group.count }, (): Hop => (group.direction === 'upload' ? 'client' : 'server')),
-  );
-}
+export const intakeHop = (flow: Pick<FlowGroup, 'direction'>): Hop => (flow.direction === 'upload' ? 'client' : 'server');

@@ -1,6 +1,6 @@
-import type { FlowSampleRow, LinkSampleRow, RunSamples, Scenario, TunnelSampleRow } from '../api/types';
+import type { FlowGroup, FlowSampleRow, LinkSampleRow, RunSamples, Scenario, TunnelSampleRow } from '../api/types';
 import { glossary } from './glossary';
-import { byPathOrder, type Hop, hopNames, intakeHops } from './hops';
+import { byPathOrder, type Hop, hopNames, intakeHop } from './hops';
 
 /**
  * The console's charts as data: which rows of a run's samples each line takes, and what value it
@@ -47,9 +47,12 @@ export function seriesOf<Row extends Timed>(rows: Row[], iteration: number, spec
 
 /** flowLabels names each flow of a scenario by its index (as the CSV exports do) and what it runs. */
 export function flowLabels(scenario: Scenario): string[] {
-  return scenario.flows
-    .flatMap((group) => Array.from({ length: group.count }, () => `${group.transport} ${group.cc}`))
-    .map((what, index) => `flow ${index} (${what})`);
+  return flowGroups(scenario).map((group, index) => `flow ${index} (${group.transport} ${group.cc})`);
+}
+
+/** flowGroups gives each flow of a scenario its group, by the flow's index. */
+function flowGroups(scenario: Scenario): FlowGroup[] {
+  return scenario.flows.flatMap((group) => Array.from({ length: group.count }, () => group));
 }
 
 const sum = (...values: (number | null)[]) =>
@@ -115,7 +118,7 @@ function flowHops(rows: FlowSampleRow[], iteration: number): { flow: number; hop
  */
 export function runCharts(samples: RunSamples, iteration: number, scenario: Scenario): ChartSpec[] {
   const labels = flowLabels(scenario);
-  const intakes = intakeHops(scenario);
+  const intakes = flowGroups(scenario).map(intakeHop);
   const lines = flowHops(samples.flows, iteration).map(({ flow, hop }) => {
     // A reference run shipped before hops were recorded has none: its flows are one line each.
     const split = hop in hopNames && hop !== 'end-to-end';
