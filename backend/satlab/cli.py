@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import gzip
+import io
 import ipaddress
 import json
 import logging
@@ -20,16 +22,17 @@ import signal
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pydantic import ValidationError
 
 from satlab import studies
 from satlab.engine import channel_stats, container, host, runner, topology
 from satlab.scenario import ScenarioError, describe, load, parse_yaml
-from satlab.service import export
+from satlab.service import campaign_record, export
 from satlab.service.admission import Refused
 from satlab.service.campaign import load_campaign
 from satlab.service.campaign_driver import CampaignRunning
@@ -191,7 +194,7 @@ def _follow_campaign(args: argparse.Namespace, max_concurrent: int, start: Calla
             # Only a campaign that ended well: a cancelled one is resumed, not redone.
             if _existing(manager.store.get_campaign(campaign_id)).status != "done":
                 break
-            count = manager.redo_unfaithful(campaign_id)
+            count = manager.redo_unfaithful(campaign_id, parallel=args.parallel)
             if not count:
                 break
             _say(f"campaign {campaign_id}: running again {count} of its runs whose host did not keep up "
@@ -217,13 +220,13 @@ def _campaign(args: argparse.Namespace) -> int:
         if args.resume:
             if manager.store.get_campaign(args.resume) is None:
                 raise ScenarioError([f"--resume: there is no campaign {args.resume!r} in {args.db}"])
-            manager.resume_campaign(args.resume)
+            manager.resume_campaign(args.resume, parallel=args.parallel)
             return str(args.resume)
         if args.redo_unfaithful:
             if manager.store.get_campaign(args.redo_unfaithful) is None:
                 raise ScenarioError([f"--redo-unfaithful: there is no campaign {args.redo_unfaithful!r} in {args.db}"])
             try:
-                count = manager.redo_unfaithful(args.redo_unfaithful)
+                count = manager.redo_unfaithful(args.redo_unfaithful, parallel=args.parallel)
             except CampaignRunning as error:
                 raise ScenarioError([f"--redo-unfaithful: {error}"]) from error
             _say(f"campaign {args.redo_unfaithful}: running again {count} of its runs whose host did not keep up")
@@ -342,6 +345,48 @@ def _runs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record(args: argparse.Namespace) -> int:
+    with Store(args.db) as store:
+        if store.get_campaign(args.campaign_id) is None:
+            raise ScenarioError([f"record: there is no campaign {args.campaign_id!r} in {args.db}"])
+        text = io.StringIO()  # a record is about 11 kB a run
+        done = campaign_record.write_record(store, args.campaign_id, text)
+    if args.output is None:
+        sys.stdout.write(text.getvalue())
+        return 0
+    data = text.getvalue().encode()
+    if args.output.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)  # the same record, the same bytes
+
+    def write(out: BinaryIO) -> None:
+        out.write(data)
+    destination.write_file(Path(args.output), write)
+    _say(f"wrote {args.output}: campaign {args.campaign_id}, {done} items done")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, "rb") as raw:
+            gzipped = raw.read(2) == b"\x1f\x8b"
+        with (gzip.open if gzipped else open)(args.file, "rt", encoding="utf-8") as lines:
+            record = campaign_record.read_record(lines)
+    except OSError as error:
+        raise ScenarioError([f"restore: cannot read {args.file}: {error.strerror or error}"]) from None
+    except (UnicodeDecodeError, EOFError, zlib.error):
+        raise ScenarioError([f"restore: {args.file} is not UTF-8 text, gzipped or not: not a campaign's record"]
+                            ) from None
+    with Store(args.db) as store:
+        campaign_record.restore(store, record)
+    campaign_id = record.campaign["campaign_id"]
+    done = sum(item["status"] == "done" for item in record.items)
+    next_step = (f"run the {record.left} left with: satlab campaign --resume {campaign_id}" if record.left
+                 else "nothing is left to run")
+    _say(f"restored campaign {campaign_id} ({record.campaign['name']}) into {args.db}: {done} of "
+         f"{len(record.items)} items done, {len(record.runs)} runs; {next_step}")
+    return 0
+
+
 def _is_loopback(address: str) -> bool:
     try:
         return address == "localhost" or ipaddress.ip_address(address).is_loopback
@@ -446,7 +491,8 @@ def main(argv: list[str] | None = None) -> int:
                             "tunnel's lateness at or above its limit); the old runs stay stored, the campaign's "
                             "results take the new")
     campaign.add_argument("--parallel", type=int, choices=range(1, 9), metavar="1..8",
-                          help="runs at once (default: the campaign's `parallel`)")
+                          help="runs at once (default: the campaign's `parallel`); with --resume or "
+                               "--redo-unfaithful, from now on")
     campaign.add_argument("--json", action="store_true", help="print the campaign's final state as JSON")
     _redo_rounds_argument(campaign)
     campaign.set_defaults(handler=_campaign)
@@ -513,6 +559,19 @@ def main(argv: list[str] | None = None) -> int:
     exporter.add_argument("--format", choices=selection.FORMATS, default="csv", help="of the tables (default csv)")
     exporter.add_argument("-o", "--output", help="a file, written whole or not at all (default: stdout)")
     exporter.set_defaults(handler=_export)
+
+    record = commands.add_parser(
+        "record", help="a campaign's record: its spec, items and finished runs with their results (no samples or "
+                       "files), as JSON lines that satlab restore takes into another database")
+    record.add_argument("campaign_id")
+    record.add_argument("-o", "--output", help="a file, written whole or not at all, gzipped if its name ends in .gz "
+                                               "(default: stdout)")
+    record.set_defaults(handler=_record)
+    restore = commands.add_parser(
+        "restore", help="a campaign's record (satlab record) into this database; then satlab campaign --resume "
+                        "runs what it has left")
+    restore.add_argument("file", help="a record, gzipped or not")
+    restore.set_defaults(handler=_restore)
 
     listing = commands.add_parser("runs", help="list the stored runs, newest first")
     listing.add_argument("--campaign", help="only this campaign's runs")

@@ -217,6 +217,13 @@ def test_redo_rounds_run_again_the_runs_whose_host_did_not_keep_up_until_the_rou
     # Each item ran three times; every run stays stored, the items hold the last.
     assert len(runs) == 6 and all(run and run.status == "done" and run.host_kept_up is False for run in runs)
     assert kept <= {run.run_id for run in runs} and len(kept) == 2
+    # Fewer at once next time: --parallel 1 bounds the runs done again (the campaign says 2).
+    assert cli.main(["--db", db, "campaign", "--redo-unfaithful", campaign["campaign_id"], "--parallel", "1"]) == 0
+    with Store(db) as store:
+        redone = sorted((store.get_run(item.run_id) for item in store.campaign_items(campaign["campaign_id"])),
+                        key=lambda run: run.started_at)
+    assert not kept & {run.run_id for run in redone}
+    assert redone[0].finished_at <= redone[1].started_at
 
 
 def test_a_signal_that_comes_inside_a_store_transaction_is_acted_on_after_it(tmp_path):
@@ -260,7 +267,7 @@ def test_export_of_an_unknown_run_exits_2(tmp_path):
 
 
 @pytest.mark.needs_root
-def test_campaign_interrupted_exits_130_and_resumes(tmp_path):
+def test_campaign_interrupted_exits_130_and_resumes_elsewhere_from_its_record(tmp_path):
     db = str(tmp_path / "satlab.db")
     file = write_campaign(tmp_path, matrix={"flows.0.cc": ["cubic", "bbr", "reno"]}, parallel=1)
     campaign = subprocess.Popen(SATLAB + ["--db", db, "campaign", str(file)], stderr=subprocess.PIPE, text=True)
@@ -277,10 +284,26 @@ def test_campaign_interrupted_exits_130_and_resumes(tmp_path):
             campaign.wait()
     campaign_id = line.split()[1]
     assert f"satlab campaign --resume {campaign_id}" in rest
-    resumed = subprocess.run(SATLAB + ["--db", db, "campaign", "--resume", campaign_id, "--json"],
+    # Another machine: a new database, given the campaign's record.
+    record, other = tmp_path / "record.jsonl", str(tmp_path / "other.db")
+    recorded = subprocess.run(SATLAB + ["--db", db, "record", campaign_id, "-o", str(record)],
+                              capture_output=True, text=True, timeout=60)
+    assert recorded.returncode == 0 and f"campaign {campaign_id}, 1 items done" in recorded.stderr, recorded.stderr
+    restored = subprocess.run(SATLAB + ["--db", other, "restore", str(record)], capture_output=True, text=True,
+                              timeout=60)
+    assert restored.returncode == 0, restored.stderr
+    assert (f"1 of 3 items done, 2 runs; run the 2 left with: satlab campaign --resume {campaign_id}"
+            in restored.stderr)
+    resumed = subprocess.run(SATLAB + ["--db", other, "campaign", "--resume", campaign_id, "--json"],
                              capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["progress"]["done"] == 3
+    with Store(db) as first, Store(other) as second:
+        (kept,) = [item.run_id for item in first.campaign_items(campaign_id) if item.status == "done"]
+        # The run done before the stop is that run here, not run again: its result and summaries whole.
+        assert kept in {item.run_id for item in second.campaign_items(campaign_id)}
+        assert second.get_run(kept) == first.get_run(kept)
+        assert second.flow_summaries(kept)[0].download_time_s > 0
 
 
 @pytest.mark.needs_root

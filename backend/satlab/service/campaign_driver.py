@@ -85,9 +85,10 @@ class CampaignDriver:
             self._advance(campaign_id)
         return campaign_id
 
-    def resume(self, campaign_id: str) -> None:
+    def resume(self, campaign_id: str, parallel: int | None = None) -> None:
         """Run what a campaign has left: pending items, those cancelled, and
         those whose run's process died mid-run (the run fails, with why).
+        parallel: runs at once from now on (None: its spec's `parallel`).
         CampaignClaimed if another satlab process drives it."""
         campaign = self.store.get_campaign(campaign_id)
         if campaign is None:
@@ -100,6 +101,8 @@ class CampaignDriver:
                 current = _Campaign(int(campaign.spec.get("parallel", 1)), _claim(campaign_id))
                 self._campaigns[campaign_id] = current
             current.cancelled = False
+            if parallel is not None:
+                current.parallel = parallel
             for item in campaign.items:
                 if item.status == "cancelled":
                     self.store.set_item(campaign_id, item.item_index, "pending", item.run_id)

@@ -82,27 +82,30 @@ class RunManager:
             self.admission.campaign(caller, request)
             return self.campaigns.start(spec, items, study, study_quick, owner=caller.owner)
 
-    def resume_campaign(self, campaign_id: str, caller: Caller = OPERATOR) -> None:
+    def resume_campaign(self, campaign_id: str, caller: Caller = OPERATOR, parallel: int | None = None) -> None:
         """Run what a campaign has left (its cancelled items; its pending ones
         unless it is running), admitted for caller like a new campaign of
-        those runs: admission.Refused, KeyError for an unknown campaign."""
+        those runs: admission.Refused, KeyError for an unknown campaign.
+        parallel: runs at once (None: the campaign's own)."""
         campaign = self._campaign(campaign_id)
         wanted = ("cancelled",) if campaign.status == "running" else ("cancelled", "pending")
         left = [item for item in self.store.campaign_items(campaign_id) if item.status in wanted]
-        self._admit_and_resume(campaign, left, caller)
+        self._admit_and_resume(campaign, left, caller, parallel=parallel)
 
-    def redo_unfaithful(self, campaign_id: str, caller: Caller = OPERATOR) -> int:
+    def redo_unfaithful(self, campaign_id: str, caller: Caller = OPERATOR, parallel: int | None = None) -> int:
         """Run again the runs of a finished campaign whose host did not keep
         up, admitted for caller like a new campaign of those runs: their items
         go back to pending (the runs stay stored, with their evidence and the
-        campaign's id) and the campaign resumes; how many. KeyError for an
-        unknown campaign, CampaignRunning for one still running, admission.Refused."""
+        campaign's id) and the campaign resumes; how many. parallel: runs at
+        once (None: the campaign's own; fewer than the first time when the
+        host could not keep up with that many). KeyError for an unknown
+        campaign, CampaignRunning for one still running, admission.Refused."""
         campaign = self._campaign(campaign_id)
         if campaign.status == "running":
             raise CampaignRunning(f"campaign {campaign_id} is still running: redo its runs once it has finished")
         redo = self.store.unfaithful_items(campaign_id)
         if redo:
-            self._admit_and_resume(campaign, redo, caller, again=True)
+            self._admit_and_resume(campaign, redo, caller, again=True, parallel=parallel)
         return len(redo)
 
     def _campaign(self, campaign_id: str) -> CampaignRow:
@@ -112,7 +115,7 @@ class RunManager:
         return campaign
 
     def _admit_and_resume(self, campaign: CampaignRow, items: list[CampaignItemWithScenario], caller: Caller,
-                          again: bool = False) -> None:
+                          again: bool = False, parallel: int | None = None) -> None:
         """Admit items for caller like a new campaign of those runs (again:
         items that ran, put back to pending first), then resume the campaign."""
         request = _campaign_request([(item.configuration, item.parameters, item.scenario) for item in items],
@@ -122,7 +125,7 @@ class RunManager:
                 self.admission.campaign(caller, request)
             for item in items if again else []:
                 self.store.set_item(campaign.campaign_id, item.item_index, "pending")
-            self.campaigns.resume(campaign.campaign_id)
+            self.campaigns.resume(campaign.campaign_id, parallel)
 
     def cancel_campaign(self, campaign_id: str) -> bool:
         return self.campaigns.cancel(campaign_id)

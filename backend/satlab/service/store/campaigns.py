@@ -13,6 +13,7 @@ from typing import Any
 
 from satlab.service.artifacts import RunArtifacts
 from satlab.service.store.database import Database, decoded, encode_json, insert
+from satlab.service.store.runs import insert_finished_run
 from satlab.service.store.schema import CAMPAIGN_STATUSES, ITEM_STATUSES, CampaignStatus, ItemStatus
 
 
@@ -129,6 +130,40 @@ class CampaignTables(Database):
                 "scenario_json, status, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
                 [(campaign_id, item["item_index"], item["configuration"], item["iteration"],
                   encode_json(item["parameters"]), encode_json(item["scenario"]),
+                  item_key(campaign_id, item["item_index"])) for item in items])
+
+    def restore_campaign(self, campaign: dict[str, Any], items: list[dict[str, Any]],
+                         runs: list[dict[str, Any]]) -> None:
+        """A campaign that ran elsewhere (its record: satlab.service.campaign_record),
+        whole or not at all: its row, its finished runs with their times, and
+        its items, each with its status and run. It is done if no item is
+        left to run, else cancelled: `satlab campaign --resume` runs the rest,
+        and no server resumes it by itself. KeyError, naming what this store
+        holds already, if it has the campaign or one of its runs."""
+        campaign_id = campaign["campaign_id"]
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM campaigns WHERE campaign_id = ?", (campaign_id,)).fetchone() is not None:
+                raise KeyError(f"campaign {campaign_id} is in {self.path} already: restore its record into another "
+                               "database, or delete the campaign there first")
+            taken = [run["run_id"] for run in runs
+                     if db.execute("SELECT 1 FROM runs WHERE run_id = ?", (run["run_id"],)).fetchone() is not None]
+            if taken:
+                raise KeyError(f"run {', '.join(taken[:5])}{' and others' if len(taken) > 5 else ''} of campaign "
+                               f"{campaign_id} is in {self.path} already, as another's: restore its record into "
+                               "another database")
+            left = any(item["status"] == "pending" for item in items)
+            insert(db, "campaigns", {"campaign_id": campaign_id, "name": campaign["name"],
+                                     "status": "cancelled" if left else "done",
+                                     "spec_json": encode_json(campaign["spec"]), "created_at": campaign["created_at"],
+                                     "finished_at": campaign["finished_at"] or time.time(),
+                                     "study": campaign["study"], "study_quick": int(campaign["study_quick"])})
+            for run in runs:
+                insert_finished_run(db, run)
+            db.executemany(
+                "INSERT INTO campaign_items (campaign_id, item_index, configuration, iteration, parameters_json, "
+                "scenario_json, status, run_id, idempotency_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(campaign_id, item["item_index"], item["configuration"], item["iteration"],
+                  encode_json(item["parameters"]), encode_json(item["scenario"]), item["status"], item["run_id"],
                   item_key(campaign_id, item["item_index"])) for item in items])
 
     def get_campaign(self, campaign_id: str) -> CampaignDetailRow | None:

@@ -175,6 +175,27 @@ def _add_iteration(db: sqlite3.Connection, run_id: str, outcome: dict[str, Any])
                                       "details_json": encode_json({k: v for k, v in row.items() if k not in known})})
 
 
+def _verdict(result: dict[str, Any]) -> tuple[Any, int | None]:
+    """A finished run's fidelity evidence and its verdict, as the runs table keeps them."""
+    evidence = result.get("fidelity")
+    kept_up = evidence.get("host_kept_up") if isinstance(evidence, dict) else None
+    return evidence, None if kept_up is None else int(kept_up)
+
+
+def insert_finished_run(db: sqlite3.Connection, run: dict[str, Any]) -> None:
+    """A run that finished elsewhere, as it was kept there (a campaign's
+    record: satlab.service.campaign_record): its columns, times included,
+    and its result's iterations."""
+    evidence, kept_up = _verdict(run["result"])
+    columns = ("run_id", "status", "error", "campaign_id", "item_index", "created_at", "started_at", "finished_at",
+               "attempt", "worker")
+    insert(db, "runs", {**{column: run[column] for column in columns}, "name": run["scenario"]["name"],
+                        **{f"{name}_json": encode_json(run[name]) for name in ("scenario", "provenance", "result")},
+                        "fidelity_json": encode_json(evidence), "host_kept_up": kept_up})
+    for outcome in run["result"].get("iterations") or ():
+        _add_iteration(db, run["run_id"], outcome)
+
+
 class RunTables(Database):
     """The store's part for runs (a mixin of store.Store)."""
 
@@ -234,8 +255,7 @@ class RunTables(Database):
         status = result["status"]
         if status not in FINISHED:
             raise ValueError(f"a finished run's status must be one of {', '.join(FINISHED)}, got {status!r}")
-        evidence = result.get("fidelity")
-        kept_up = evidence.get("host_kept_up") if isinstance(evidence, dict) else None
+        evidence, kept_up = _verdict(result)
         with self._write() as db:
             require_run(db, run_id)
             if db.execute("SELECT status FROM runs WHERE run_id = ?", (run_id,)).fetchone()[0] in FINISHED:
@@ -245,7 +265,7 @@ class RunTables(Database):
             db.execute("UPDATE runs SET status = ?, error = ?, result_json = ?, finished_at = ?, fidelity_json = ?, "
                        "host_kept_up = ? WHERE run_id = ?",
                        (status, result.get("error"), encode_json(result), time.time(), encode_json(evidence),
-                        None if kept_up is None else int(kept_up), run_id))
+                        kept_up, run_id))
         return True
 
     def get_run(self, run_id: str) -> RunRow | None:
