@@ -28,7 +28,7 @@ from satlab.service.export.provenance import scenario_sha256
 from satlab.service.store import Store
 from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, pep_row, run_result, sample_event
 
-UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index")
+UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index", "_runs")
 IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
 TEXT = {"run_id", "campaign_id", "name", "link", "direction", "hop", "transport", "cc", "status", "error",
         "flow_error", "latecomer", "short_beside_long", "host_kept_up"}

@@ -165,6 +165,23 @@ def test_verdict_judges_the_tunnel_as_it_judges_satlink():
     assert fidelity.verdict(None, 0.2)[0] is None
 
 
+def test_recorder_counts_the_runs_on_the_host_each_second_this_one_included(monkeypatch):
+    monkeypatch.setattr(FidelityRecorder, "SAMPLE_INTERVAL_S", 0.05)
+    beside = iter([0, 1, 3])  # at the start, then each sample: the last count stays
+
+    def others(run_id):
+        assert run_id == "abc123"
+        return next(beside, 3)
+    with FidelityRecorder(run_id="abc123", others=others) as recorder:
+        time.sleep(0.5)
+    evidence = recorder.evidence([])
+    assert evidence["runs_at_once_max"] == 4
+    assert 3.0 < evidence["runs_at_once_mean"] < 4.0
+    with FidelityRecorder() as anonymous:  # no run to count beside
+        pass
+    assert anonymous.evidence([])["runs_at_once_mean"] is None
+
+
 def test_recorder_measures_a_busy_process_and_the_host_meanwhile():
     with FidelityRecorder() as recorder:
         burner = start_burner(1.0)
@@ -189,7 +206,8 @@ def iteration_evidence(measured_s, steal, p99, kept_up, tunnel_p99=None):
             "cpu_steal_ratio": steal, "cpu_steal_ratio_peak_1s": steal * 2, "cpu_busy_ratio": 0.5,
             "satlink_lateness_p99_ms": p99, "satlink_lateness_max_ms": p99 * 10,
             "tunnel_lateness_p99_ms": tunnel_p99, "tunnel_lateness_max_ms": tunnel_p99 and tunnel_p99 * 10,
-            "satlink_cpu_s": 0.1, "tunnel_cpu_s": None, "process_cpu_s": {"link": 0.1}, "host_kept_up": kept_up,
+            "satlink_cpu_s": 0.1, "tunnel_cpu_s": None, "process_cpu_s": {"link": 0.1},
+            "runs_at_once_mean": measured_s / 10, "runs_at_once_max": measured_s // 5, "host_kept_up": kept_up,
             "problems": fidelity.verdict(p99, tunnel_p99)[1]}
 
 
@@ -205,6 +223,8 @@ def test_run_evidence_takes_the_worst_iteration_and_names_it(tmp_path):
     assert evidence["satlink_lateness_max_ms"] == 12
     assert (evidence["tunnel_lateness_p99_ms"], evidence["tunnel_lateness_max_ms"]) == (0.5, 5)
     assert evidence["satlink_cpu_s"] == 0.2
+    # Runs at once: 1 for 10 s, 3 for 30 s; at most 6.
+    assert (evidence["runs_at_once_mean"], evidence["runs_at_once_max"]) == (pytest.approx(2.5), 6)
     assert evidence["host_kept_up"] is False
     assert evidence["problems"] == ["iteration 1: satlink's lateness p99 was 1.2 ms, at or above the 1 ms limit: "
                                     "the host could not keep up"]
@@ -255,4 +275,5 @@ def test_a_run_through_the_tunnel_carries_its_fidelity_evidence():
                                         < fidelity.LATENESS_P99_LIMIT_MS)
     assert 0 <= evidence["cpu_steal_ratio"] < 1 and 0 <= evidence["cpu_steal_ratio_peak_1s"] < 1
     assert 0 < evidence["cpu_busy_ratio"] <= 1
+    assert evidence["runs_at_once_max"] >= evidence["runs_at_once_mean"] >= 1
     assert [name for name in topology.existing_namespaces() if result.run_id in name] == []

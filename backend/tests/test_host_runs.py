@@ -33,6 +33,15 @@ def test_places_add_up_to_the_calibration_and_free_when_released():
     assert host_runs.admit("aaaaa3", TCP, CALIBRATION)[1] is not None
 
 
+def test_the_runs_beside_one_are_every_other_admitted_run():
+    first = host_runs.admit("aaaaa1", TCP, None)[1]
+    second = host_runs.admit("aaaaa2", QUIC, None)[1]
+    assert first is not None and second is not None
+    assert (host_runs.others("aaaaa1"), host_runs.others("aaaaa2"), host_runs.others("ffffff")) == (1, 1, 2)
+    second.release()
+    assert (host_runs.others("aaaaa1"), host_runs.others("ffffff")) == (0, 1)
+
+
 def test_a_runs_units_are_in_its_claim_and_a_claim_without_them_weighs_one(lock_dir):
     five = Demand("quic", None, 5)
     place = host_runs.admit("ddddd1", five, None)[1]

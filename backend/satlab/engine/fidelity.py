@@ -2,7 +2,8 @@
 
 Runs that share a CPU measure the host as much as the path, so each
 iteration records, beside its results, what the host did meanwhile: its
-load average and CPU steal (from /proc), the CPU time of the run's own
+load average and CPU steal (from /proc), how many runs shared the host
+(admitted by any satlab process: satlab.engine.host_runs), the CPU time of the run's own
 tools (satlink, swf-tunnel, from /proc/<pid>/stat), and the lateness of
 the path's userspace hops, each from the histogram the tool keeps over its
 whole life and prints in its summary line: satlink's (how long after its
@@ -24,16 +25,17 @@ import contextlib
 import os
 import platform
 import socket
+import statistics
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from satlab.engine import capacity
+from satlab.engine import capacity, host_runs
 from satlab.scenario import Scenario
 
 PROC = Path("/proc")
@@ -172,14 +174,20 @@ def verdict(satlink_p99_ms: float | None, tunnel_p99_ms: float | None = None) ->
 class FidelityRecorder:
     """Watches the host while an iteration runs (a context manager): load
     and CPU times at its start and end, and every SAMPLE_INTERVAL_S in a
-    thread (the highest load, the worst second of steal); the run's tools'
+    thread (the highest load, the worst second of steal, how many runs the
+    host had admitted, this one included); the run's tools'
     CPU time when the runner reports them (read_process_cpu, just before it
     stops each: once reaped, a process's times are gone)."""
 
     SAMPLE_INTERVAL_S = 1.0
 
-    def __init__(self, proc: Path = PROC):
+    def __init__(self, proc: Path = PROC, run_id: str | None = None,
+                 others: Callable[[str], int] = host_runs.others):
+        """run_id: the run's, to count the runs beside it each second (others:
+        how many runs besides it the host has admitted); None: not counted."""
         self.proc = proc
+        self.run_id, self._others = run_id, others
+        self._runs_at_once: list[int] = []  # this run and those beside it, each second
         self.process_cpu_s: dict[str, float] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -192,6 +200,7 @@ class FidelityRecorder:
         self._start_s = time.monotonic()
         self._load_start = self._load_max = read_load_avg_1m(self.proc)
         self._cpu_start = read_cpu_times(self.proc)
+        self._count_runs()
         self._thread = threading.Thread(target=self._watch, name="fidelity", daemon=True)
         self._thread.start()
         return self
@@ -214,6 +223,11 @@ class FidelityRecorder:
             if (ratio := steal_ratio(last, now)) is not None:
                 self._steal_peak = ratio if self._steal_peak is None else max(self._steal_peak, ratio)
             last = now
+            self._count_runs()
+
+    def _count_runs(self) -> None:
+        if self.run_id is not None:
+            self._runs_at_once.append(1 + self._others(self.run_id))
 
     def read_process_cpu(self, name: str, pid: int) -> None:
         """Record the CPU time of the run's tool `name` (process pid) so far;
@@ -240,6 +254,8 @@ class FidelityRecorder:
                 "tunnel_lateness_p99_ms": tunnel_p99, "tunnel_lateness_max_ms": tunnel_maximum,
                 "satlink_cpu_s": _total(satlink), "tunnel_cpu_s": _total(tunnel),
                 "process_cpu_s": dict(self.process_cpu_s),
+                "runs_at_once_mean": statistics.fmean(counts) if (counts := self._runs_at_once) else None,
+                "runs_at_once_max": max(counts) if counts else None,
                 "host_kept_up": kept_up, "problems": problems}
 
 
@@ -255,8 +271,8 @@ def _total(values: Iterable[float | None]) -> float | None:
 
 
 def _time_weighted(iterations: list[dict[str, Any]], key: str) -> float | None:
-    """The iterations' ratio `key` over their whole time (each weighs its measured_s)."""
-    pairs = [(iteration[key], iteration["measured_s"]) for iteration in iterations if iteration[key] is not None]
+    """The iterations' figure `key` over their whole time (each weighs its measured_s)."""
+    pairs = [(iteration[key], iteration["measured_s"]) for iteration in iterations if iteration.get(key) is not None]
     seconds = sum(weight for _, weight in pairs)
     return sum(ratio * weight for ratio, weight in pairs) / seconds if seconds > 0 else None
 
@@ -297,6 +313,8 @@ def run_evidence(scenario: Scenario, iterations: list[dict[str, Any]],
             "lateness_p99_limit_ms": LATENESS_P99_LIMIT_MS,
             "satlink_cpu_s": _total(iteration["satlink_cpu_s"] for iteration in iterations),
             "tunnel_cpu_s": _total(iteration["tunnel_cpu_s"] for iteration in iterations),
+            "runs_at_once_mean": _time_weighted(iterations, "runs_at_once_mean"),
+            "runs_at_once_max": _largest(iteration.get("runs_at_once_max") for iteration in iterations),
             "host_kept_up": kept_up,
             "problems": calibration_problems + [f"iteration {index}: {problem}"
                                                 for index, iteration in enumerate(iterations)

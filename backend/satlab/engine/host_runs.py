@@ -158,6 +158,13 @@ def running() -> list[Demand]:
         return _running()
 
 
+def others(run_id: str) -> int:
+    """How many runs besides run_id are admitted on this host now, by any satlab process."""
+    with _admitting():
+        return sum(1 for path in LEDGER_DIR.glob(f"{PREFIX}*.json")
+                   if path.name != _name(run_id) and host.is_claimed(path.name, LEDGER_DIR))
+
+
 def admit(run_id: str, demand: Demand, calibration: Calibration | None) -> tuple[Decision, Admitted | None]:
     """Admit run_id beside every run admitted on this host
     (satlab.engine.admission.decide) and every run that has waited long

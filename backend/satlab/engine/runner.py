@@ -109,7 +109,7 @@ class _Iteration:
         self.pep_rows_sampled: list[dict[str, Any]] = []  # the PEP rows of the latest sample
         # The iteration's clock starts here: the first data packet of any flow (monotonic), once known.
         self.origin: float | None = None
-        self.fidelity = fidelity.FidelityRecorder()
+        self.fidelity = fidelity.FidelityRecorder(run_id=plan.run_id)
         self.keylog = b""  # the QUIC flows' TLS key logs, for the packet captures
 
     def _state(self, state: str) -> None:

@@ -29,6 +29,11 @@ class FidelityFigures(Public):
     tunnel_lateness_max_ms: float | None = None
     satlink_cpu_s: float | None
     tunnel_cpu_s: float | None
+    runs_at_once_mean: float | None = Field(
+        default=None, description="Runs on the host at once, this one included (admitted by any satlab process, "
+                                  "counted each second), over its whole time (null: a run stored before satlab "
+                                  "counted them).")
+    runs_at_once_max: int | None = None
     host_kept_up: bool | None = Field(description="null: unknown (nothing measured the lateness).")
     problems: list[str]
 

@@ -1,6 +1,6 @@
 """The columns of every exported table: stored names -> column names with
 their unit or kind (`_s`, `_ms`, `_mbps`, `_bytes`, `_packets`, `_frames`,
-`_ratio`, `_index`); identifiers (iteration, flow, group, item_index,
+`_ratio`, `_index`, `_runs`: runs on the host at once); identifiers (iteration, flow, group, item_index,
 configuration, seed) and text columns carry none. CSV and Parquet share them.
 """
 
@@ -89,7 +89,8 @@ FIDELITY_COLUMNS = {"host_kept_up": "host_kept_up",
                     "tunnel_lateness_p99_ms": "tunnel_lateness_p99_ms",
                     "tunnel_lateness_max_ms": "tunnel_lateness_max_ms", "cpu_steal_ratio": "host_cpu_steal_ratio",
                     "cpu_busy_ratio": "host_cpu_busy_ratio", "satlink_cpu_s": "satlink_cpu_s",
-                    "tunnel_cpu_s": "tunnel_cpu_s"}
+                    "tunnel_cpu_s": "tunnel_cpu_s", "runs_at_once_mean": "host_concurrent_mean_runs",
+                    "runs_at_once_max": "host_concurrent_max_runs"}
 
 
 def _iteration_columns() -> list[str]:
@@ -107,4 +108,4 @@ def _iteration_columns() -> list[str]:
 FLOW_COLUMNS = [*FLOW_SUMMARY_COLUMNS.values(), *_iteration_columns()]
 
 # The suffixes a numeric column ends with; a column without one holds text or an identifier.
-UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index")
+UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index", "_runs")

@@ -2193,6 +2193,13 @@ export interface components {
             process_cpu_s: {
                 [key: string]: number;
             };
+            /** Runs At Once Max */
+            runs_at_once_max: number | null;
+            /**
+             * Runs At Once Mean
+             * @description Runs on the host at once, this one included (admitted by any satlab process, counted each second), over its whole time (null: a run stored before satlab counted them).
+             */
+            runs_at_once_mean: number | null;
             /** Satlink Cpu S */
             satlink_cpu_s: number | null;
             /** Satlink Lateness Max Ms */
@@ -3219,6 +3226,13 @@ export interface components {
              * @enum {string}
              */
             run_kind: "kernel_tcp" | "tunnel" | "quic";
+            /** Runs At Once Max */
+            runs_at_once_max: number | null;
+            /**
+             * Runs At Once Mean
+             * @description Runs on the host at once, this one included (admitted by any satlab process, counted each second), over its whole time (null: a run stored before satlab counted them).
+             */
+            runs_at_once_mean: number | null;
             /** Satlink Cpu S */
             satlink_cpu_s: number | null;
             /** Satlink Lateness Max Ms */

@@ -32,6 +32,13 @@ export function RunFidelity({ fidelity }: RunFidelityProps) {
           />
         )}
         <Measure label="Host load, highest" value={`${formatNumber(fidelity.load_avg_1m_max, 2)}${steal}`} help={glossary.hostLoad} />
+        {fidelity.runs_at_once_mean != null && (
+          <Measure
+            label="Runs at once"
+            value={`${formatNumber(fidelity.runs_at_once_mean, 1)} on average, at most ${fidelity.runs_at_once_max}`}
+            help={glossary.runsAtOnce}
+          />
+        )}
       </dl>
       {fidelity.problems.length > 0 && (
         <ul className="fidelity-problems">

@@ -49,6 +49,7 @@ export const glossary = {
     'How long after its due time satlink let a packet leave the emulated link: its p99 over the whole run (the worst direction, the worst iteration). At 1 ms or more the host could not keep up.',
   tunnelLateness:
     'How late the FEC tunnel’s endpoints were: how long a datagram waited in an endpoint’s socket after the kernel received it, or a flush or hold timer fired after its deadline. The endpoints run in user space beside everything else, so they fall behind before satlink does.',
+  runsAtOnce: 'How many runs the host ran while this one ran, this one included (admitted by any satlab process, counted every second): what the run shared its CPUs with.',
   hostLoad: 'The host’s 1-minute load average (runnable processes), the highest read every second while the run ran; beside it the share of CPU time the hypervisor gave others (steal).',
   residualLoss: 'Lost sources that were not rebuilt, as a share of all sources sent: what FEC left for the transport to repair.',
   elapsed: 'Time since the first data packet of the iteration’s flows (iperf3’s control connection comes before it), from the latest sample.',
