@@ -41,6 +41,8 @@ from satlab.service.labs import preset_file
 from satlab.service.runs import RunManager
 from satlab.service.store import RunOrigin, Store
 from satlab.settings import Limits, Settings
+from satlab.studies import compare
+from satlab.studies.metrics import METRICS
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -387,6 +389,18 @@ def _restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare(args: argparse.Namespace) -> int:
+    metrics = args.metric or ["download_time_s"]
+    with Store(args.db) as store:
+        try:
+            configurations = compare.compare(store, args.campaign_id, metrics, args.with_late)
+        except KeyError as error:
+            raise ScenarioError([f"compare: {error.args[0]}"]) from None
+    print(compare.format_json(configurations) if args.json else compare.format_markdown(configurations, metrics)
+          if args.markdown else compare.format_text(configurations, metrics))
+    return 0
+
+
 def _is_loopback(address: str) -> bool:
     try:
         return address == "localhost" or ipaddress.ip_address(address).is_loopback
@@ -572,6 +586,21 @@ def main(argv: list[str] | None = None) -> int:
                         "runs what it has left")
     restore.add_argument("file", help="a record, gzipped or not")
     restore.set_defaults(handler=_restore)
+
+    comparison = commands.add_parser(
+        "compare", help="a campaign's configurations side by side: per configuration, its runs done, late (the host "
+                        "did not keep up: left out) and failed, and over the others each metric's median [quartiles] "
+                        "(range), the runs at once beside them and the worst lateness")
+    comparison.add_argument("campaign_id")
+    comparison.add_argument("--metric", action="append", choices=list(METRICS), metavar="METRIC",
+                            help="a metric of the studies' (repeatable; default download_time_s): "
+                                 + ", ".join(METRICS))
+    comparison.add_argument("--with-late", action="store_true",
+                            help="the figures take the runs whose host did not keep up too (they stay counted apart)")
+    compare_format = comparison.add_mutually_exclusive_group()
+    compare_format.add_argument("--json", action="store_true", help="every figure as JSON")
+    compare_format.add_argument("--markdown", action="store_true", help="the table as Markdown")
+    comparison.set_defaults(handler=_compare)
 
     listing = commands.add_parser("runs", help="list the stored runs, newest first")
     listing.add_argument("--campaign", help="only this campaign's runs")

@@ -6,6 +6,7 @@ test_cli's test_campaign_interrupted_exits_130_and_resumes_elsewhere_from_its_re
 import gzip
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -22,22 +23,29 @@ SPEC = {"name": "recorded", "scenario": "geo-ideal.yaml",
         "matrix": {"flows.0.cc": ["cubic", "bbr"]}, "iterations": 2, "parallel": 2, "seed": 5}
 
 
-def _unfaithful(result: dict) -> dict:
-    result["fidelity"] = {"host_kept_up": False, "problems": ["satlink's lateness p99 was 1.4 ms"]}
+def _evidence(result: dict, kept_up: bool) -> dict:
+    """result with a run's fidelity evidence (satlab.engine.fidelity.run_evidence, its figures trimmed)."""
+    result["fidelity"] = {"host_kept_up": kept_up, "satlink_lateness_p99_ms": 1.4 if not kept_up else 0.1,
+                          "tunnel_lateness_p99_ms": 0.4, "runs_at_once_mean": 3.5, "runs_at_once_max": 4,
+                          "problems": [] if kept_up else ["satlink's lateness p99 was 1.4 ms"]}
     return result
 
 
 @pytest.fixture
 def ran(tmp_path):
-    """A store with a campaign stopped half-way: item 0 done (its host did not
-    keep up), item 1 done after a first attempt that failed, item 2 running,
-    item 3 not started."""
+    return stopped_campaign(tmp_path / "first.db")
+
+
+def stopped_campaign(db: Path) -> str:
+    """A store at db with a campaign c0123abcd stopped half-way, and its
+    record: item 0 done (its host did not keep up), item 1 done after a first
+    attempt that failed, item 2 running, item 3 not started."""
     spec, items = campaign_from_dict(SPEC, LABS, LABS)
-    with Store(tmp_path / "first.db") as store:
+    with Store(db) as store:
         store.create_campaign("c0123abcd", spec.name, spec.model_dump(mode="json"), [item.to_dict() for item in items])
-        finished = [("aaaaa0", 0, _unfaithful(run_result("aaaaa0", iterations=1))),
+        finished = [("aaaaa0", 0, _evidence(run_result("aaaaa0", iterations=1), kept_up=False)),
                     ("aaaaa1", 1, run_result("aaaaa1", iterations=1, status="failed", error="iperf3 exited with 1")),
-                    ("aaaaa2", 1, run_result("aaaaa2", iterations=1))]
+                    ("aaaaa2", 1, _evidence(run_result("aaaaa2", iterations=1), kept_up=True))]
         for run_id, index, result in finished:
             store.create_run(run_id, items[index].to_dict()["scenario"], PROVENANCE, "c0123abcd", index)
             store.set_run_status(run_id, "running")

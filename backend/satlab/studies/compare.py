@@ -1,0 +1,135 @@
+"""A campaign's configurations side by side (`satlab compare ID`).
+
+For each configuration: its matrix parameters; how many of its items are
+done, failed, or still to run; how many of the done ones ran on a host that
+did not keep up (their fidelity verdict), which are left out of every
+figure, because such a run measured the host as much as the path; and, over
+the runs that kept up, each metric's median, quartiles and range
+(satlab.studies.metrics, the figures a study report uses), the runs the
+host ran at once beside them, and their worst lateness.
+
+This is how the studies' experiment verdicts are computed, so that anyone
+with the database, or with a campaign's record restored into one (`satlab
+restore`), gets the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from satlab.service.campaign import format_value
+from satlab.service.store import Store
+from satlab.studies.metrics import METRICS
+from satlab.studies.report import spread
+
+# What a comparison reports of the host beside the metrics, per kept run: how many runs shared it (the
+# mean over the run's time), and how late the emulated path was (the worse of satlink's and the tunnel's p99).
+HOST_FIGURES = ("runs_at_once_mean", "lateness_p99_ms")
+
+
+@dataclass
+class Configuration:
+    """One configuration of a campaign and its runs' figures."""
+    configuration: int
+    parameters: dict[str, Any]
+    items: int = 0
+    done: int = 0
+    failed: int = 0
+    late: int = 0  # done, but on a host that did not keep up: left out of the figures (unless with_late)
+    values: dict[str, list[float]] = field(default_factory=dict)  # metric -> the kept runs' values
+    host: dict[str, list[float]] = field(default_factory=dict)  # HOST_FIGURES -> the kept runs' values
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"configuration": self.configuration, "parameters": self.parameters, "items": self.items,
+                "done": self.done, "failed": self.failed, "host_not_kept_up": self.late,
+                "metrics": {name: spread(values) for name, values in self.values.items()},
+                "host": {name: spread(values) for name, values in self.host.items()}}
+
+
+def compare(store: Store, campaign_id: str, metrics: Sequence[str] = ("download_time_s",),
+            with_late: bool = False) -> list[Configuration]:
+    """The campaign's configurations in order, with their runs' figures;
+    with_late: the figures take the runs whose host did not keep up too.
+    KeyError for an unknown campaign or metric."""
+    unknown = [name for name in metrics if name not in METRICS]
+    if unknown:
+        raise KeyError(f"no metric {', '.join(unknown)}; the metrics are {', '.join(METRICS)}")
+    if store.get_campaign(campaign_id) is None:
+        raise KeyError(f"no campaign {campaign_id!r} in {store.path}")
+    found: dict[int, Configuration] = {}
+    for item in store.campaign_items(campaign_id):
+        entry = found.setdefault(item.configuration, Configuration(
+            item.configuration, item.parameters, values={name: [] for name in metrics},
+            host={name: [] for name in HOST_FIGURES}))
+        entry.items += 1
+        entry.failed += item.status == "failed"
+        run = store.get_run(item.run_id) if item.status == "done" and item.run_id else None
+        if run is None:
+            continue
+        entry.done += 1
+        if run.host_kept_up is False:
+            entry.late += 1
+            if not with_late:
+                continue
+        result = run.result or {}
+        for name in metrics:
+            entry.values[name] += METRICS[name].values(result)
+        evidence = run.fidelity or {}
+        if isinstance(at_once := evidence.get("runs_at_once_mean"), int | float):
+            entry.host["runs_at_once_mean"].append(float(at_once))
+        latenesses = [float(value) for name in ("satlink_lateness_p99_ms", "tunnel_lateness_p99_ms")
+                      if isinstance(value := evidence.get(name), int | float)]
+        if latenesses:
+            entry.host["lateness_p99_ms"].append(max(latenesses))
+    return [found[key] for key in sorted(found)]
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+
+
+def _cell(figures: Mapping[str, Any]) -> str:
+    """median [q1–q3] (min–max), or – without values."""
+    if not figures["n"]:
+        return "–"
+    if figures["n"] == 1:
+        return _number(figures["median"])
+    return (f"{_number(figures['median'])} [{_number(figures['q1'])}–{_number(figures['q3'])}] "
+            f"({_number(figures['min'])}–{_number(figures['max'])})")
+
+
+def _columns(configurations: list[Configuration], metrics: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    paths = list(configurations[0].parameters) if configurations else []
+    header = ["c", *paths, "done", "late", "failed", "left", *metrics, "runs at once", "lateness p99 ms, worst"]
+    rows = []
+    for entry in configurations:
+        figures = entry.to_dict()
+        rows.append([str(entry.configuration), *(format_value(entry.parameters.get(path)) for path in paths),
+                     str(entry.done), str(entry.late), str(entry.failed),
+                     str(entry.items - entry.done - entry.failed),
+                     *(_cell(figures["metrics"][name]) for name in metrics),
+                     _cell(figures["host"]["runs_at_once_mean"]),
+                     _number(figures["host"]["lateness_p99_ms"]["max"])])
+    return header, rows
+
+
+def format_text(configurations: list[Configuration], metrics: Sequence[str]) -> str:
+    header, rows = _columns(configurations, metrics)
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+                     for row in [header, *rows])
+
+
+def format_markdown(configurations: list[Configuration], metrics: Sequence[str]) -> str:
+    header, rows = _columns(configurations, metrics)
+    lines = [header, ["---"] * len(header), *rows]
+    return "\n".join("| " + " | ".join(cell.replace("|", "\\|") for cell in line) + " |" for line in lines)
+
+
+def format_json(configurations: list[Configuration]) -> str:
+    return json.dumps([entry.to_dict() for entry in configurations], indent=1)
