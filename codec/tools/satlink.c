@@ -112,10 +112,6 @@ typedef struct direction {
 static uint64_t start_ns;
 static bool realtime = true;
 
-/* Low among real-time priorities: above every normal thread, below the
- * kernel's own real-time threads. */
-#define REALTIME_PRIORITY 10
-
 static const char usage[] =
 	"Usage: satlink --a-dev NAME --b-dev NAME [options]\n"
 	"\n"
@@ -466,18 +462,6 @@ static void direction_free(direction *d)
 	free(d->data);
 	close(d->wake_fd);
 	close(d->timer_fd);
-}
-
-/* start_thread starts a forwarding thread, with SCHED_FIFO when asked: a
- * timely wake-up must not wait for the time slice of whatever else runs.
- * Returns whether the thread got SCHED_FIFO. */
-static bool start_thread(pthread_t *thread, void *(*main_fn)(void *), direction *d,
-			 const char *role)
-{
-	if (pthread_create(thread, NULL, main_fn, d) != 0)
-		fail("start the %s %s thread", d->name, role);
-	struct sched_param param = {.sched_priority = REALTIME_PRIORITY};
-	return realtime && pthread_setschedparam(*thread, SCHED_FIFO, &param) == 0;
 }
 
 static void print_limit(const char *key, uint64_t value)
@@ -863,8 +847,11 @@ int main(int argc, char **argv)
 		open_capture(&dirs[k]);
 	bool all_realtime = true;
 	for (int k = 0; k < 2; k++) {
-		all_realtime &= start_thread(&dirs[k].writer, writer_main, &dirs[k], "writer");
-		all_realtime &= start_thread(&dirs[k].reader, reader_main, &dirs[k], "reader");
+		char writer[48], reader[48];
+		snprintf(writer, sizeof writer, "%s writer", dirs[k].name);
+		snprintf(reader, sizeof reader, "%s reader", dirs[k].name);
+		all_realtime &= start_thread(&dirs[k].writer, writer_main, &dirs[k], realtime, writer);
+		all_realtime &= start_thread(&dirs[k].reader, reader_main, &dirs[k], realtime, reader);
 	}
 	printf("{\"event\":\"ready\",\"pid\":%d,\"start_ns\":%" PRIu64 ",\"mtu\":%" PRIu32
 	       ",\"realtime\":%s,\"ab\":",

@@ -99,7 +99,8 @@ static struct {
 	uint32_t capture_snap_bytes;
 	uint64_t capture_max_bytes;
 	const char *capture_option; /* a capture option given but the files */
-} opt = {.outer_mtu = 1500, .k = 10, .z = 100, .dt = 15, .flush_ms = 10, .protect_all = true,
+	bool realtime;
+} opt = {.realtime = true, .outer_mtu = 1500, .k = 10, .z = 100, .dt = 15, .flush_ms = 10, .protect_all = true,
 	 .stats_interval_ms = 100, .hold_ms = 200,
 	 .capture_snap_bytes = TUNNEL_CAPTURE_SNAP_BYTES,
 	 .capture_max_bytes = TUNNEL_CAPTURE_MAX_BYTES};
@@ -162,6 +163,9 @@ static const char usage[] =
 	"  --capture-max-bytes N   the most each file may take; capturing stops there\n"
 	"                        and the file says so (default 1073741824)\n"
 	"  --stats-interval-ms MS  period of the stats lines (default 100; 0: none)\n"
+	"  --no-realtime         do not ask SCHED_FIFO for the sender and receiver\n"
+	"                        threads (by default they get it where the process\n"
+	"                        may, as satlink's do: a hop of the emulated path)\n"
 	"  --help                this text\n"
 	"\n"
 	"stdout carries JSON lines: {\"event\":\"ready\",...}, {\"event\":\"stats\",...} every\n"
@@ -700,8 +704,11 @@ static void parse_arguments(int argc, char **argv)
 	const char *symbol_option = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *value;
-		const char *option = next_option(argc, argv, &i, usage, NULL, &value);
-		if (strcmp(option, "--dev") == 0) {
+		static const char *const flags[] = {"--no-realtime", NULL};
+		const char *option = next_option(argc, argv, &i, usage, flags, &value);
+		if (strcmp(option, "--no-realtime") == 0) {
+			opt.realtime = false;
+		} else if (strcmp(option, "--dev") == 0) {
 			tun_check_name(option, value);
 			opt.dev = value;
 		} else if (strcmp(option, "--addr") == 0) {
@@ -784,14 +791,13 @@ int main(int argc, char **argv)
 
 	start_ns = now_ns();
 	pthread_t sender, receiver;
-	if (pthread_create(&sender, NULL, sender_main, NULL) != 0 ||
-	    pthread_create(&receiver, NULL, receiver_main, NULL) != 0)
-		fail("start the sender and receiver threads");
-	printf("{\"event\":\"ready\",\"pid\":%d,\"dev\":\"%s\",\"inner_mtu\":%" PRIu32
+	bool realtime = start_thread(&sender, sender_main, NULL, opt.realtime, "sender");
+	realtime &= start_thread(&receiver, receiver_main, NULL, opt.realtime, "receiver");
+	printf("{\"event\":\"ready\",\"pid\":%d,\"realtime\":%s,\"dev\":\"%s\",\"inner_mtu\":%" PRIu32
 	       ",\"symbol_bytes\":%" PRIu32 ",\"k\":%u,\"z\":%u,\"dt\":%u,\"flush_ms\":%g,"
 	       "\"session\":%" PRIu32 ",\"authenticated\":%s,\"gf_kernel\":\"%s\","
 	       "\"delivery\":\"%s\",\"hold_ms\":",
-	       (int)getpid(), opt.dev_name, inner_mtu, opt.symbol_bytes, opt.k, opt.z, opt.dt,
+	       (int)getpid(), realtime ? "true" : "false", opt.dev_name, inner_mtu, opt.symbol_bytes, opt.k, opt.z, opt.dt,
 	       opt.flush_ms, session, opt.have_key ? "true" : "false", swf_gf_kernel(),
 	       opt.delivery == TUNNEL_DELIVERY_IN_ORDER ? "in-order" : "immediate");
 	if (opt.delivery == TUNNEL_DELIVERY_IN_ORDER)

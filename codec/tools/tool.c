@@ -1,4 +1,4 @@
-/* tool.c - errors, argument parsing, clock and stop signal of the tools. */
+/* tool.c - errors, argument parsing, threads, clock and stop signal of the tools. */
 #define _GNU_SOURCE
 #include "tool.h"
 
@@ -296,6 +296,22 @@ void print_json_string(FILE *out, const char *text)
 			fputc(*p, out);
 	}
 	fputc('"', out);
+}
+
+/* Low among real-time priorities: above every normal thread, below the
+ * kernel's own real-time threads. */
+#define REALTIME_PRIORITY 10
+
+bool start_thread(pthread_t *thread, void *(*fn)(void *), void *arg, bool realtime,
+		  const char *what)
+{
+	int error = pthread_create(thread, NULL, fn, arg);
+	if (error != 0) {
+		errno = error;
+		fail_errno("start the %s thread", what);
+	}
+	struct sched_param param = {.sched_priority = REALTIME_PRIORITY};
+	return realtime && pthread_setschedparam(*thread, SCHED_FIFO, &param) == 0;
 }
 
 uint64_t now_ns(void)

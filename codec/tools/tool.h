@@ -1,11 +1,12 @@
 /*
  * tool.h - what satlink and swf-tunnel share: fatal errors that name the
- * action, argument parsing with errors that name the argument, the monotonic
- * clock, and a stop signal that wakes every thread.
+ * action, argument parsing with errors that name the argument, real-time
+ * threads, the monotonic clock, and a stop signal that wakes every thread.
  */
 #ifndef TOOL_H
 #define TOOL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,6 +61,15 @@ const char *channel_kind_name(swf_channel_kind kind);
 
 /* print_json_string writes text as a JSON string, quoted and escaped. */
 void print_json_string(FILE *out, const char *text);
+
+/* start_thread starts fn(arg) in *thread, and with realtime asks SCHED_FIFO
+ * for it at REALTIME_PRIORITY: the emulated path's threads (satlink's
+ * forwarding, swf-tunnel's endpoints) must wake on time whatever else the
+ * host runs, as dedicated equipment would. Exits through fail, naming what,
+ * if the thread cannot start; returns whether it got SCHED_FIFO (a process
+ * without CAP_SYS_NICE or RLIMIT_RTPRIO runs it as a normal thread). */
+bool start_thread(pthread_t *thread, void *(*fn)(void *), void *arg, bool realtime,
+		  const char *what);
 
 /* now_ns reads CLOCK_MONOTONIC in nanoseconds. */
 uint64_t now_ns(void);

@@ -56,6 +56,19 @@ def test_delivery_in_order_writes_the_datagrams_in_sequence(delivery):
         assert rx["held"] == 0 and rx["hold_delay_ms"] is None
 
 
+@pytest.mark.parametrize("realtime", [True, False])
+def test_the_endpoint_threads_run_sched_fifo_as_satlinks_do_unless_told_not_to(realtime):
+    """A hop of the emulated path: its sender and receiver threads must wake
+    on time whatever else the host runs, so they ask SCHED_FIFO as satlink's
+    forwarding threads do; --no-realtime leaves them normal threads."""
+    with tunnel_path([], [] if realtime else ["--no-realtime"]) as (_, _, _, tunnel_a, _):
+        ready = tunnel_a.event("ready")
+        policies = [os.sched_getscheduler(int(task)) for task in os.listdir(f"/proc/{ready['pid']}/task")]
+    assert ready["realtime"] is realtime
+    assert policies.count(os.SCHED_FIFO) == (2 if realtime else 0)
+    assert os.SCHED_OTHER in policies  # the main thread, which only prints the stats
+
+
 def test_an_endpoint_measures_how_long_datagrams_waited_for_it():
     """The receiving endpoint is stopped (SIGSTOP) for 300 ms in the middle
     of a stream: the datagrams that reached its socket meanwhile waited
