@@ -304,6 +304,15 @@ def test_campaign_interrupted_exits_130_and_resumes_elsewhere_from_its_record(tm
         assert kept in {item.run_id for item in second.campaign_items(campaign_id)}
         assert second.get_run(kept) == first.get_run(kept)
         assert second.flow_summaries(kept)[0].download_time_s > 0
+    # Its configurations side by side, there: each done once, kept or counted late.
+    compared = subprocess.run(SATLAB + ["--db", other, "compare", campaign_id, "--json"], capture_output=True,
+                              text=True, timeout=60)
+    assert compared.returncode == 0, compared.stderr
+    configurations = json.loads(compared.stdout)
+    assert [entry["parameters"]["flows.0.cc"] for entry in configurations] == ["cubic", "bbr", "reno"]
+    for entry in configurations:
+        assert entry["done"] == 1
+        assert entry["metrics"]["download_time_s"]["n"] == 1 - entry["host_not_kept_up"]
 
 
 @pytest.mark.needs_root
