@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
 from satlab import cli
 from satlab.scenario import ScenarioError
@@ -206,3 +207,21 @@ def test_restore_of_what_is_not_a_record_exits_2_with_a_sentence(tmp_path, capsy
     error = capsys.readouterr().err
     assert f"restore: {file}" in error or f"restore: cannot read {file}" in error
     assert sentence in error
+
+
+@pytest.mark.parametrize("record", sorted(LABS.glob("studies/*/experiments/records/*.jsonl.gz")),
+                         ids=lambda path: path.name)
+def test_each_shipped_record_is_its_experiment_campaign_as_run(record):
+    """A record kept in a study's experiments/ reads back whole, and is the
+    campaign its experiment file makes today: the same spec, and each item
+    the same scenario (so that restoring it and resuming runs what the file
+    says)."""
+    with gzip.open(record, "rt", encoding="utf-8") as lines:
+        restored = campaign_record.read_record(lines)
+    experiment = record.parents[1] / record.name.removesuffix(".jsonl.gz")
+    spec, items = campaign_from_dict(yaml.safe_load(experiment.with_suffix(".yaml").read_text()),
+                                     experiment.parent, LABS)
+    assert restored.campaign["spec"] == {**spec.model_dump(mode="json"), "parallel": restored.campaign["spec"]
+                                         ["parallel"]}
+    assert [(item["configuration"], item["iteration"], item["scenario"]) for item in restored.items] == [
+        (item.configuration, item.iteration, item.to_dict()["scenario"]) for item in items]
