@@ -41,8 +41,6 @@ from satlab.service.labs import preset_file
 from satlab.service.runs import RunManager
 from satlab.service.store import RunOrigin, Store
 from satlab.settings import Limits, Settings
-from satlab.studies import compare
-from satlab.studies.metrics import METRICS
 
 EXIT_BAD_INPUT = 2
 EXIT_CANCELLED = 130
@@ -393,11 +391,12 @@ def _compare(args: argparse.Namespace) -> int:
     metrics = args.metric or ["download_time_s"]
     with Store(args.db) as store:
         try:
-            configurations = compare.compare(store, args.campaign_id, metrics, args.with_late)
+            configurations = studies.compare_campaign(store, args.campaign_id, metrics, args.with_late)
         except KeyError as error:
             raise ScenarioError([f"compare: {error.args[0]}"]) from None
-    print(compare.format_json(configurations) if args.json else compare.format_markdown(configurations, metrics)
-          if args.markdown else compare.format_text(configurations, metrics))
+    print(studies.comparison_json(configurations) if args.json else
+          studies.comparison_markdown(configurations, metrics) if args.markdown else
+          studies.comparison_text(configurations, metrics))
     return 0
 
 
@@ -592,9 +591,9 @@ def main(argv: list[str] | None = None) -> int:
                         "did not keep up: left out) and failed, and over the others each metric's median [quartiles] "
                         "(range), the runs at once beside them and the worst lateness")
     comparison.add_argument("campaign_id")
-    comparison.add_argument("--metric", action="append", choices=list(METRICS), metavar="METRIC",
+    comparison.add_argument("--metric", action="append", choices=list(studies.METRICS), metavar="METRIC",
                             help="a metric of the studies' (repeatable; default download_time_s): "
-                                 + ", ".join(METRICS))
+                                 + ", ".join(studies.METRICS))
     comparison.add_argument("--with-late", action="store_true",
                             help="the figures take the runs whose host did not keep up too (they stay counted apart)")
     compare_format = comparison.add_mutually_exclusive_group()

@@ -6,15 +6,19 @@
     study.py      a loaded study: its columns, levels and configurations' names
     catalog.py    loading, listing and finding the studies
     matrix.py     a study run's configurations and its campaign
+    compare.py    any campaign's configurations side by side, with the metrics
     report.py     satlab's figures beside the published ones, and the checks
     fidelity.py   what a report says of its runs' fidelity, and which study runs it takes
 """
 
 from satlab.studies.catalog import find_study, list_studies, load_study
+from satlab.studies.compare import compare_campaign, comparison_json, comparison_markdown, comparison_text
 from satlab.studies.fidelity import PREFER_CHOICES, Prefer
 from satlab.studies.matrix import StudyConfiguration, campaign, configurations
+from satlab.studies.metrics import METRICS
 from satlab.studies.report import format_markdown, format_report, make_report, report_csv
 from satlab.studies.study import Study
 
-__all__ = ["PREFER_CHOICES", "Prefer", "Study", "StudyConfiguration", "campaign", "configurations", "find_study",
+__all__ = ["METRICS", "PREFER_CHOICES", "Prefer", "Study", "StudyConfiguration", "campaign", "compare_campaign",
+           "comparison_json", "comparison_markdown", "comparison_text", "configurations", "find_study",
            "format_markdown", "format_report", "list_studies", "load_study", "make_report", "report_csv"]

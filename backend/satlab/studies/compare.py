@@ -49,7 +49,7 @@ class Configuration:
                 "host": {name: spread(values) for name, values in self.host.items()}}
 
 
-def compare(store: Store, campaign_id: str, metrics: Sequence[str] = ("download_time_s",),
+def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("download_time_s",),
             with_late: bool = False) -> list[Configuration]:
     """The campaign's configurations in order, with their runs' figures;
     with_late: the figures take the runs whose host did not keep up too.
@@ -118,18 +118,18 @@ def _columns(configurations: list[Configuration], metrics: Sequence[str]) -> tup
     return header, rows
 
 
-def format_text(configurations: list[Configuration], metrics: Sequence[str]) -> str:
+def comparison_text(configurations: list[Configuration], metrics: Sequence[str]) -> str:
     header, rows = _columns(configurations, metrics)
     widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
                      for row in [header, *rows])
 
 
-def format_markdown(configurations: list[Configuration], metrics: Sequence[str]) -> str:
+def comparison_markdown(configurations: list[Configuration], metrics: Sequence[str]) -> str:
     header, rows = _columns(configurations, metrics)
     lines = [header, ["---"] * len(header), *rows]
     return "\n".join("| " + " | ".join(cell.replace("|", "\\|") for cell in line) + " |" for line in lines)
 
 
-def format_json(configurations: list[Configuration]) -> str:
+def comparison_json(configurations: list[Configuration]) -> str:
     return json.dumps([entry.to_dict() for entry in configurations], indent=1)

@@ -18,7 +18,7 @@ def db(tmp_path):
 
 def test_each_configuration_counts_its_items_and_leaves_late_runs_out_of_its_figures(db):
     with Store(db) as store:
-        cubic, bbr = compare.compare(store, "c0123abcd", ["download_time_s", "sender_loss_recoveries"])
+        cubic, bbr = compare.compare_campaign(store, "c0123abcd", ["download_time_s", "sender_loss_recoveries"])
     assert (cubic.parameters, bbr.parameters) == ({"flows.0.cc": "cubic"}, {"flows.0.cc": "bbr"})
     # cubic: iteration 0 done on a host that did not keep up, iteration 1 still running.
     assert (cubic.items, cubic.done, cubic.late, cubic.failed) == (2, 1, 1, 0)
@@ -29,16 +29,16 @@ def test_each_configuration_counts_its_items_and_leaves_late_runs_out_of_its_fig
     assert bbr.values["sender_loss_recoveries"] == []  # the results carry no kernel counters
     assert bbr.host == {"runs_at_once_mean": [3.5], "lateness_p99_ms": [0.4]}  # the worse of satlink's and the tunnel's
     with Store(db) as store:
-        cubic, _ = compare.compare(store, "c0123abcd", with_late=True)
+        cubic, _ = compare.compare_campaign(store, "c0123abcd", with_late=True)
     assert cubic.late == 1 and cubic.values["download_time_s"] == [pytest.approx(2.180217)]
 
 
 def test_unknown_campaigns_and_metrics_are_refused(db):
     with Store(db) as store:
         with pytest.raises(KeyError, match="no campaign 'c9999abcd'"):
-            compare.compare(store, "c9999abcd")
+            compare.compare_campaign(store, "c9999abcd")
         with pytest.raises(KeyError, match="no metric speed; the metrics are download_time_s, "):
-            compare.compare(store, "c0123abcd", ["speed"])
+            compare.compare_campaign(store, "c0123abcd", ["speed"])
 
 
 def test_compare_on_the_command_line_as_text_markdown_and_json(db, capsys):
