@@ -279,6 +279,9 @@ def test_half_close_both_ways_through_bounded_pipes():
     down = random.Random(2).randbytes(5 << 20)
 
     def exchange(connection: socket.socket) -> None:
+        # The server reads nothing for a while: the upload backs up into the PEP's sockets, so that the
+        # stats lines (every 20 ms) see bytes queued however fast the host moves the rest.
+        time.sleep(0.3)
         digest = hashlib.sha256()
         while chunk := connection.recv(1 << 16):
             digest.update(chunk)
