@@ -137,14 +137,19 @@ def _since_of(record: dict[str, Any] | None) -> float | None:
     return float(since) if isinstance(since, int | float) else None
 
 
-def _running() -> list[Demand]:
-    """The demands of the runs admitted on this host now (this process's
-    included); files no live process holds are removed (their run died;
-    host.is_claimed removes them)."""
-    demands = []
+def _admitted() -> Iterator[Path]:
+    """The ledger's files of the runs admitted on this host now (this
+    process's included); files no live process holds are removed (their run
+    died; host.is_claimed removes them)."""
     for path in sorted(LEDGER_DIR.glob(f"{PREFIX}*.json")):
-        if not host.is_claimed(path.name, LEDGER_DIR):
-            continue
+        if host.is_claimed(path.name, LEDGER_DIR):
+            yield path
+
+
+def _running() -> list[Demand]:
+    """The demands of the runs admitted on this host now."""
+    demands = []
+    for path in _admitted():
         with contextlib.suppress(FileNotFoundError):
             demand = _parse(path.read_text())
             # A file that is not a demand (another version's) counts as a run that takes the whole host.
@@ -161,8 +166,7 @@ def running() -> list[Demand]:
 def others(run_id: str) -> int:
     """How many runs besides run_id are admitted on this host now, by any satlab process."""
     with _admitting():
-        return sum(1 for path in LEDGER_DIR.glob(f"{PREFIX}*.json")
-                   if path.name != _name(run_id) and host.is_claimed(path.name, LEDGER_DIR))
+        return sum(1 for path in _admitted() if path.name != _name(run_id))
 
 
 def admit(run_id: str, demand: Demand, calibration: Calibration | None) -> tuple[Decision, Admitted | None]:
