@@ -31,7 +31,8 @@ from tests.test_store import PROVENANCE, SCENARIO, iteration_outcome, pep_row, r
 UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index", "_runs")
 IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
 TEXT = {"run_id", "campaign_id", "name", "link", "direction", "hop", "transport", "cc", "status", "error",
-        "flow_error", "latecomer", "short_beside_long", "host_kept_up"}
+        "flow_error", "latecomer", "short_beside_long", "host_kept_up",
+        "realtime_threads"}
 MATRIX = {"flows.0.cc": ["cubic", "bbr"], "tunnel": [None, {"k": 5, "z": 100}]}
 
 

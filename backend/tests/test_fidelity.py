@@ -182,6 +182,26 @@ def test_recorder_counts_the_runs_on_the_host_each_second_this_one_included(monk
     assert anonymous.evidence([])["runs_at_once_mean"] is None
 
 
+def test_recorder_keeps_what_each_tool_said_of_its_threads_priority():
+    with FidelityRecorder() as recorder:
+        recorder.note_ready("link", {"event": "ready", "realtime": True})
+        recorder.note_ready("pep.0", {"event": "ready", "listen": 5000})  # says nothing: not counted
+        recorder.note_ready("tunnel.0", None)  # stopped before it was ready
+    evidence = recorder.evidence([])
+    assert (evidence["realtime_threads"], evidence["tool_realtime"]) == (True, {"link": True})
+    assert evidence["problems"] == ["satlink measured no lateness (a netem link, or no packet crossed it): "
+                                    "fidelity unknown"]
+    recorder.note_ready("tunnel.1", {"event": "ready", "realtime": False})
+    recorder.note_ready("tunnel.0", {"event": "ready", "realtime": False})
+    evidence = recorder.evidence([])
+    assert evidence["realtime_threads"] is False
+    assert evidence["problems"][-1] == ("tunnel.0, tunnel.1 ran without SCHED_FIFO (the kernel refused it): "
+                                        "their forwarding threads shared the CPUs at normal priority")
+    with FidelityRecorder() as toolless:  # a netem path: no tool to ask
+        pass
+    assert toolless.evidence([])["realtime_threads"] is None
+
+
 def test_recorder_measures_a_busy_process_and_the_host_meanwhile():
     with FidelityRecorder() as recorder:
         burner = start_burner(1.0)
@@ -201,13 +221,14 @@ def test_recorder_measures_a_busy_process_and_the_host_meanwhile():
     assert evidence["host_kept_up"] is None
 
 
-def iteration_evidence(measured_s, steal, p99, kept_up, tunnel_p99=None):
+def iteration_evidence(measured_s, steal, p99, kept_up, tunnel_p99=None, realtime=True):
     return {"measured_s": measured_s, "load_avg_1m_start": 1.0, "load_avg_1m_end": 2.0, "load_avg_1m_max": 2.5,
             "cpu_steal_ratio": steal, "cpu_steal_ratio_peak_1s": steal * 2, "cpu_busy_ratio": 0.5,
             "satlink_lateness_p99_ms": p99, "satlink_lateness_max_ms": p99 * 10,
             "tunnel_lateness_p99_ms": tunnel_p99, "tunnel_lateness_max_ms": tunnel_p99 and tunnel_p99 * 10,
             "satlink_cpu_s": 0.1, "tunnel_cpu_s": None, "process_cpu_s": {"link": 0.1},
             "runs_at_once_mean": measured_s / 10, "runs_at_once_max": measured_s // 5, "host_kept_up": kept_up,
+            "realtime_threads": realtime, "tool_realtime": {} if realtime is None else {"link": realtime},
             "problems": fidelity.verdict(p99, tunnel_p99)[1]}
 
 
@@ -225,9 +246,19 @@ def test_run_evidence_takes_the_worst_iteration_and_names_it(tmp_path):
     assert evidence["satlink_cpu_s"] == 0.2
     # Runs at once: 1 for 10 s, 3 for 30 s; at most 6.
     assert (evidence["runs_at_once_mean"], evidence["runs_at_once_max"]) == (pytest.approx(2.5), 6)
+    assert evidence["realtime_threads"] is True
     assert evidence["host_kept_up"] is False
     assert evidence["problems"] == ["iteration 1: satlink's lateness p99 was 1.2 ms, at or above the 1 ms limit: "
                                     "the host could not keep up"]
+
+
+def test_run_evidence_says_realtime_only_if_every_iteration_was(tmp_path):
+    scenario = load(LABS / "geo-ideal.yaml")
+
+    def realtime(*each):
+        iterations = [iteration_evidence(10, 0.01, 0.3, True, realtime=value) for value in each]
+        return fidelity.run_evidence(scenario, iterations, tmp_path / "none.json")["realtime_threads"]
+    assert (realtime(True, True), realtime(True, False), realtime(True, None), realtime()) == (True, False, None, None)
 
 
 def test_run_evidence_carries_the_hosts_calibration_or_why_not(tmp_path):
@@ -261,6 +292,9 @@ def test_a_run_through_the_tunnel_carries_its_fidelity_evidence():
     assert evidence["measured_s"] == iteration["measured_s"] > result.flows[0]["download_time_s"]
     # satlink and both tunnel endpoints moved about 2 MB each way and back: some CPU, far from all of it.
     assert set(iteration["process_cpu_s"]) == {"link", "tunnel.0", "tunnel.1"}
+    # As root, each tool's forwarding threads got SCHED_FIFO, and said so.
+    assert iteration["tool_realtime"] == {"link": True, "tunnel.0": True, "tunnel.1": True}
+    assert evidence["realtime_threads"] is True
     assert 0 < evidence["satlink_cpu_s"] < evidence["measured_s"]
     assert 0 < evidence["tunnel_cpu_s"] < 2 * evidence["measured_s"]
     link = result.iterations[0]["link"]

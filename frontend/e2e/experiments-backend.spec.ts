@@ -72,6 +72,8 @@ test('runs geo-ideal live, summarises it, exports its CSV and reopens it from th
   expect(lateness).toMatch(/^\d+\.\d{3} ms \(max \d+\.\d ms\)$/);
   await expect(fidelity.getByText(Number.parseFloat(lateness ?? '') < 1 ? /^The host kept up:/ : /^The host did not keep up:/)).toBeVisible();
   await expect(definition(fidelity, 'Tunnel lateness p99')).toHaveCount(0); // no tunnel in this run
+  // The backend runs as root: satlink's threads got the real-time scheduler, and said so.
+  await expect(definition(fidelity, 'Forwarding threads')).toHaveText('real-time (SCHED_FIFO)');
   // The runs list flags the run as its page judges it.
   const listed = page.getByRole('region', { name: 'Runs' }).getByRole('row', { name: new RegExp(`Open run ${runId}`) });
   await expect(listed.locator('.status-done')).toBeVisible(); // listed as finished, so its verdict is in

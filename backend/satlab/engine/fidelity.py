@@ -9,7 +9,9 @@ the path's userspace hops, each from the histogram the tool keeps over its
 whole life and prints in its summary line: satlink's (how long after its
 due time each packet left the emulated link) and swf-tunnel's (how long
 each datagram waited in the endpoint's socket after the kernel received
-it, and how long after its deadline each flush or hold timer fired). The
+it, and how long after its deadline each flush or hold timer fired); and
+whether those tools' forwarding threads ran under SCHED_FIFO, as their
+ready lines say (a container may be refused it: see compose.yaml). The
 verdict rests on the lateness, the figures that say the emulated path
 itself was late: a p99 at or above LATENESS_P99_LIMIT_MS, of either, means
 the host could not keep up. A tunnel's endpoints run in user space beside
@@ -189,6 +191,7 @@ class FidelityRecorder:
         self.run_id, self._others = run_id, others
         self._runs_at_once: list[int] = []  # this run and those beside it, each second
         self.process_cpu_s: dict[str, float] = {}
+        self.realtime: dict[str, bool] = {}  # by tool: whether its forwarding threads got SCHED_FIFO
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_s = self._end_s = 0.0
@@ -235,6 +238,15 @@ class FidelityRecorder:
         with contextlib.suppress(FileNotFoundError, ProcessLookupError):
             self.process_cpu_s[name] = read_process_cpu_s(pid, self.proc)
 
+    def note_ready(self, name: str, ready: Mapping[str, Any] | None) -> None:
+        """Record whether the run's tool `name` got SCHED_FIFO for its
+        forwarding threads, as its ready line says (satlink's and
+        swf-tunnel's say; a tool that does not is not counted). Without it
+        they share the CPUs at normal priority, and their lateness says how
+        much that cost."""
+        if isinstance(realtime := (ready or {}).get("realtime"), bool):
+            self.realtime[name] = realtime
+
     def evidence(self, satlink_summaries: Iterable[Mapping[str, Any] | None],
                  tunnel_summaries: Iterable[Mapping[str, Any] | None] = ()) -> dict[str, Any]:
         """The iteration's evidence, once the recorder has exited, given the
@@ -242,6 +254,9 @@ class FidelityRecorder:
         p99, maximum = satlink_lateness_ms(satlink_summaries)
         tunnel_p99, tunnel_maximum = tunnel_lateness_ms(tunnel_summaries)
         kept_up, problems = verdict(p99, tunnel_p99)
+        if normal := sorted(name for name, realtime in self.realtime.items() if not realtime):
+            problems.append(f"{', '.join(normal)} ran without SCHED_FIFO (the kernel refused it): "
+                            "their forwarding threads shared the CPUs at normal priority")
         satlink = [s for name, s in self.process_cpu_s.items() if name in SATLINK_NAMES]
         tunnel = [s for name, s in self.process_cpu_s.items() if name.startswith(TUNNEL_PREFIX)]
         return {"measured_s": self._end_s - self._start_s,
@@ -256,7 +271,14 @@ class FidelityRecorder:
                 "process_cpu_s": dict(self.process_cpu_s),
                 "runs_at_once_mean": statistics.fmean(counts) if (counts := self._runs_at_once) else None,
                 "runs_at_once_max": max(counts) if counts else None,
+                "realtime_threads": _every(self.realtime.values()), "tool_realtime": dict(self.realtime),
                 "host_kept_up": kept_up, "problems": problems}
+
+
+def _every(verdicts: Iterable[bool | None]) -> bool | None:
+    """False if any verdict is, True if all are (and there is one), else unknown (None)."""
+    seen = list(verdicts)
+    return False if False in seen else True if seen and all(seen) else None
 
 
 def _largest(values: Iterable[float | None]) -> float | None:
@@ -293,9 +315,8 @@ def run_evidence(scenario: Scenario, iterations: list[dict[str, Any]],
     calibration_path, if any), and the iterations' figures together: the
     worst lateness and load, steal and busy CPU over their whole time,
     their tools' CPU time added up. The host kept up if it did in every
-    iteration; it did not if it failed in any; else it is unknown (None)."""
-    verdicts = [iteration["host_kept_up"] for iteration in iterations]
-    kept_up = False if False in verdicts else True if verdicts and all(verdicts) else None
+    iteration; it did not if it failed in any; else it is unknown (None);
+    so with the tools' SCHED_FIFO (realtime_threads)."""
     calibration, calibration_problems = _calibration(calibration_path)
     return {"host": host_identity(), "run_kind": capacity.run_kind(scenario), "calibration": calibration,
             "iterations": len(iterations),
@@ -315,7 +336,8 @@ def run_evidence(scenario: Scenario, iterations: list[dict[str, Any]],
             "tunnel_cpu_s": _total(iteration["tunnel_cpu_s"] for iteration in iterations),
             "runs_at_once_mean": _time_weighted(iterations, "runs_at_once_mean"),
             "runs_at_once_max": _largest(iteration.get("runs_at_once_max") for iteration in iterations),
-            "host_kept_up": kept_up,
+            "realtime_threads": _every(iteration.get("realtime_threads") for iteration in iterations),
+            "host_kept_up": _every(iteration["host_kept_up"] for iteration in iterations),
             "problems": calibration_problems + [f"iteration {index}: {problem}"
                                                 for index, iteration in enumerate(iterations)
                                                 for problem in iteration["problems"]]}

@@ -121,6 +121,7 @@ class _Iteration:
 
     def _stop_tool(self, name: str, child: JsonLineChild) -> None:
         self.fidelity.read_process_cpu(name, child.process.pid)  # while it exists
+        self.fidelity.note_ready(name, child.events.get("ready"))
         child.stop(STOP_TIMEOUT_S)
         self.summaries[name] = child.events.get("summary")
 

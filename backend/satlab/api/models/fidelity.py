@@ -34,6 +34,10 @@ class FidelityFigures(Public):
                                   "counted each second), over its whole time (null: a run stored before satlab "
                                   "counted them).")
     runs_at_once_max: int | None = None
+    realtime_threads: bool | None = Field(
+        default=None, description="Whether every satlink and swf-tunnel of the run forwarded on SCHED_FIFO threads, "
+                                  "as each said when ready (null: neither ran, or a run stored before satlab "
+                                  "recorded it).")
     host_kept_up: bool | None = Field(description="null: unknown (nothing measured the lateness).")
     problems: list[str]
 
@@ -41,6 +45,9 @@ class FidelityFigures(Public):
 class IterationFidelity(FidelityFigures):
     process_cpu_s: dict[str, float] = Field(description="CPU time of each of the run's tools, by its name "
                                                         "(link, lan, tunnel.0, tunnel.1).")
+    tool_realtime: dict[str, bool] = Field(default_factory=dict,
+                                           description="Whether each of the run's satlink and swf-tunnel processes, "
+                                                       "by its name, got SCHED_FIFO for its forwarding threads.")
 
 
 class HostIdentity(Public):

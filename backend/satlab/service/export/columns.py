@@ -90,7 +90,7 @@ FIDELITY_COLUMNS = {"host_kept_up": "host_kept_up",
                     "tunnel_lateness_max_ms": "tunnel_lateness_max_ms", "cpu_steal_ratio": "host_cpu_steal_ratio",
                     "cpu_busy_ratio": "host_cpu_busy_ratio", "satlink_cpu_s": "satlink_cpu_s",
                     "tunnel_cpu_s": "tunnel_cpu_s", "runs_at_once_mean": "host_concurrent_mean_runs",
-                    "runs_at_once_max": "host_concurrent_max_runs"}
+                    "runs_at_once_max": "host_concurrent_max_runs", "realtime_threads": "realtime_threads"}
 
 
 def _iteration_columns() -> list[str]:

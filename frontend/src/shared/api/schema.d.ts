@@ -2193,6 +2193,11 @@ export interface components {
             process_cpu_s: {
                 [key: string]: number;
             };
+            /**
+             * Realtime Threads
+             * @description Whether every satlink and swf-tunnel of the run forwarded on SCHED_FIFO threads, as each said when ready (null: neither ran, or a run stored before satlab recorded it).
+             */
+            realtime_threads: boolean | null;
             /** Runs At Once Max */
             runs_at_once_max: number | null;
             /**
@@ -2209,6 +2214,13 @@ export interface components {
              * @description How long after its due time a packet left the emulated link: a figure the verdict rests on.
              */
             satlink_lateness_p99_ms: number | null;
+            /**
+             * Tool Realtime
+             * @description Whether each of the run's satlink and swf-tunnel processes, by its name, got SCHED_FIFO for its forwarding threads.
+             */
+            tool_realtime: {
+                [key: string]: boolean;
+            };
             /** Tunnel Cpu S */
             tunnel_cpu_s: number | null;
             /** Tunnel Lateness Max Ms */
@@ -3221,6 +3233,11 @@ export interface components {
             measured_s: number;
             /** Problems */
             problems: string[];
+            /**
+             * Realtime Threads
+             * @description Whether every satlink and swf-tunnel of the run forwarded on SCHED_FIFO threads, as each said when ready (null: neither ran, or a run stored before satlab recorded it).
+             */
+            realtime_threads: boolean | null;
             /**
              * Run Kind
              * @enum {string}

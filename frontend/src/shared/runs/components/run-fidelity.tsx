@@ -39,6 +39,13 @@ export function RunFidelity({ fidelity }: RunFidelityProps) {
             help={glossary.runsAtOnce}
           />
         )}
+        {fidelity.realtime_threads != null && (
+          <Measure
+            label="Forwarding threads"
+            value={fidelity.realtime_threads ? 'real-time (SCHED_FIFO)' : 'normal priority: the kernel refused SCHED_FIFO'}
+            help={glossary.realtimeThreads}
+          />
+        )}
       </dl>
       {fidelity.problems.length > 0 && (
         <ul className="fidelity-problems">

@@ -19,6 +19,7 @@ const evidence = (fields: Partial<RunFidelity>): RunFidelity => ({
   tunnel_cpu_s: 2.9,
   runs_at_once_mean: 3.7,
   runs_at_once_max: 4,
+  realtime_threads: true,
   host_kept_up: true,
   problems: [],
   host: { host_name: 'vm', kernel: '6.18', cpu_model: null, cpu_count: 2, satlab_version: '0.1.0' },

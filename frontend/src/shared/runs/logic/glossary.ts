@@ -50,6 +50,8 @@ export const glossary = {
   tunnelLateness:
     'How late the FEC tunnel’s endpoints were: how long a datagram waited in an endpoint’s socket after the kernel received it, or a flush or hold timer fired after its deadline. The endpoints run in user space beside everything else, so they fall behind before satlink does.',
   runsAtOnce: 'How many runs the host ran while this one ran, this one included (admitted by any satlab process, counted every second): what the run shared its CPUs with.',
+  realtimeThreads:
+    'Whether satlink’s and the tunnel’s forwarding threads ran under the real-time scheduler (SCHED_FIFO), as each tool said when it started: then the rest of the host waits for them; at normal priority they share the CPUs with everything else, and their lateness shows what that cost.',
   hostLoad: 'The host’s 1-minute load average (runnable processes), the highest read every second while the run ran; beside it the share of CPU time the hypervisor gave others (steal).',
   residualLoss: 'Lost sources that were not rebuilt, as a share of all sources sent: what FEC left for the transport to repair.',
   elapsed: 'Time since the first data packet of the iteration’s flows (iperf3’s control connection comes before it), from the latest sample.',
