@@ -5,7 +5,8 @@
 # --scale worker=2` until healthy (a Redis secret generated for it, as an
 # instructor's .env holds one), a real Chromium through the published port
 # (sign in as the instructor with the token the log printed once, run
-# geo-ideal with a 2 MB download and watch it finish, see the two workers and
+# geo-ideal with a 2 MB download and watch it finish, its forwarding threads'
+# priority as doctor found the kernel allows it, see the two workers and
 # run a 4-run campaign over them: stack.spec.ts), `docker compose down`, and
 # nothing of the containers left on the host: their processes, their runs'
 # namespaces, TUN and veth devices, lock files and Hystart claims.
@@ -88,10 +89,15 @@ containers=$(docker compose ps --quiet)
 [ -z "$(docker compose port redis 6379 2>/dev/null)" ] || fail "Redis is published outside the stack's network"
 token=$(docker compose logs satlab | sed -n "s/.*the instructor's token, shown this once (only its hash is kept): //p" | tr -d '\r')
 [ -n "$token" ] || { docker compose logs satlab; fail "the first start printed no instructor token"; }
-docker compose exec -T satlab satlab doctor | grep -E '^(cannot|in_container):' || true
+doctor=$(docker compose exec -T satlab satlab doctor)
+echo "$doctor" | grep -E '^(cannot|in_container):' || true
+# Whether the kernel gives the containers' threads SCHED_FIFO, as doctor asked
+# it: the run page must say what satlink's own threads were given.
+realtime=true
+! echo "$doctor" | grep -q '^cannot: .*SCHED_FIFO' || realtime=false
 
 echo "test-stack: Chromium through http://127.0.0.1:$SATLAB_PORT/"
-(cd frontend && STACK_URL="http://127.0.0.1:$SATLAB_PORT/" STACK_TOKEN="$token" NODE_PATH="$PWD/node_modules" \
+(cd frontend && STACK_URL="http://127.0.0.1:$SATLAB_PORT/" STACK_TOKEN="$token" STACK_REALTIME="$realtime" NODE_PATH="$PWD/node_modules" \
 	npx playwright test --config "$REPO/tests/stack/playwright.config.ts")
 run_ids=$(cat frontend/test-output/stack/run-ids)
 [ "$(cat frontend/test-output/stack/workers-used)" -ge 1 ] || fail "no worker ran the campaign"

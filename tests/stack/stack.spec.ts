@@ -3,7 +3,8 @@ import { expect, test } from '@playwright/test';
 
 // The instructor's first minutes, through the container's published port: sign in with the
 // token its log printed once, then run geo-ideal with a 2 MB download and watch it finish, see
-// the two workers (docker compose up --scale worker=2) and run a 4-run campaign over them.
+// whether its threads were real-time as the container allows, the two workers (docker compose
+// up --scale worker=2) and run a 4-run campaign over them.
 // run.sh checks the host afterwards; it reads the runs' ids from test-output/stack/run-ids.
 
 test('the instructor signs in, runs geo-ideal with 2 MB, sees two workers and runs a campaign over them', async ({ page }) => {
@@ -37,6 +38,12 @@ test('the instructor signs in, runs geo-ideal with 2 MB, sees two workers and ru
   // 2 MB over 12 Mbit/s and a 500 ms RTT, slow start included: a few seconds.
   expect(downloadTime).toBeGreaterThan(1.3);
   expect(downloadTime).toBeLessThan(15);
+  // The run's evidence says whether satlink's threads got SCHED_FIFO, as the
+  // kernel answered satlab doctor in this container (run.sh asked it).
+  const fidelity = panel.getByRole('region', { name: 'Did the host keep up?' });
+  await expect(fidelity.getByRole('group', { name: 'Forwarding threads', exact: true }).getByRole('definition')).toHaveText(
+    process.env.STACK_REALTIME === 'true' ? 'real-time (SCHED_FIFO)' : 'normal priority: the kernel refused SCHED_FIFO',
+  );
   await page.screenshot({ path: 'test-output/stack/run.png', fullPage: true });
 
   // Two workers run the runs, each with what it runs now.

@@ -5,6 +5,7 @@ not discovered by a failing run. Each entry is a sentence naming the fix."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from satlab.engine.host import HYSTART
@@ -26,6 +27,26 @@ def _effective_capabilities() -> int:
     return 0
 
 
+def realtime_refused() -> str | None:
+    """Why a thread cannot have the real-time scheduler (SCHED_FIFO) here, as
+    the kernel says it, or None if it can: asked by a thread of this process
+    made for it, which ends with the answer. satlink and swf-tunnel ask the
+    same for their forwarding threads, and go on at normal priority if
+    refused: for lack of CAP_SYS_NICE, or in a container whose cgroup has no
+    real-time time (cgroup v1 with real-time group scheduling)."""
+    refusal: list[str] = []
+
+    def ask() -> None:
+        try:
+            os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))  # 0: the calling thread
+        except OSError as error:
+            refusal.append(error.strerror or str(error))
+    asking = threading.Thread(target=ask, name="sched-fifo-probe")
+    asking.start()
+    asking.join()
+    return refusal[0] if refusal else None
+
+
 def limitations() -> list[str]:
     problems = []
     capabilities = _effective_capabilities()
@@ -45,4 +66,9 @@ def limitations() -> list[str]:
         problems.append(f"CUBIC's Hystart cannot be switched: {HYSTART} is read-only here, so presets that set "
                         "hystart fail (in a container: bind-mount /sys/module/tcp_cubic/parameters, see "
                         "compose.yaml).")
+    if (refusal := realtime_refused()) is not None:
+        problems.append(f"satlink's and swf-tunnel's forwarding threads cannot have the real-time scheduler "
+                        f"(SCHED_FIFO: {refusal}): runs go on at normal priority, less punctually, and each run's "
+                        "evidence says so (in a container: cap_add SYS_NICE, and real-time time for its cgroup "
+                        "where the kernel divides it between cgroups: see compose.yaml).")
     return problems
