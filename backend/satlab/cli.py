@@ -347,10 +347,11 @@ def _runs(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace) -> int:
     with Store(args.db) as store:
-        if store.get_campaign(args.campaign_id) is None:
-            raise ScenarioError([f"record: there is no campaign {args.campaign_id!r} in {args.db}"])
         text = io.StringIO()  # a record is about 11 kB a run
-        done = campaign_record.write_record(store, args.campaign_id, text)
+        try:
+            done = campaign_record.write_record(store, args.campaign_id, text)
+        except KeyError as error:
+            raise ScenarioError([f"record: {error.args[0]}"]) from None
     if args.output is None:
         sys.stdout.write(text.getvalue())
         return 0
@@ -379,10 +380,9 @@ def _restore(args: argparse.Namespace) -> int:
     with Store(args.db) as store:
         campaign_record.restore(store, record)
     campaign_id = record.campaign["campaign_id"]
-    done = sum(item["status"] == "done" for item in record.items)
     next_step = (f"run the {record.left} left with: satlab campaign --resume {campaign_id}" if record.left
                  else "nothing is left to run")
-    _say(f"restored campaign {campaign_id} ({record.campaign['name']}) into {args.db}: {done} of "
+    _say(f"restored campaign {campaign_id} ({record.campaign['name']}) into {args.db}: {record.done} of "
          f"{len(record.items)} items done, {len(record.runs)} runs; {next_step}")
     return 0
 

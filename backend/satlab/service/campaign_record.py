@@ -129,6 +129,10 @@ class Record:
         """Items a resume runs."""
         return sum(item["status"] == "pending" for item in self.items)
 
+    @property
+    def done(self) -> int:
+        return sum(item["status"] == "done" for item in self.items)
+
 
 def write_record(store: Store, campaign_id: str, out: TextIO) -> int:
     """The campaign's record into out, as it stands: items whose run has not
