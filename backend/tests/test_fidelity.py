@@ -195,7 +195,7 @@ def test_recorder_keeps_what_each_tool_said_of_its_threads_priority():
     recorder.note_ready("tunnel.0", {"event": "ready", "realtime": False})
     evidence = recorder.evidence([])
     assert evidence["realtime_threads"] is False
-    assert evidence["problems"][-1] == ("tunnel.0, tunnel.1 ran without SCHED_FIFO (the kernel refused it): "
+    assert evidence["problems"][-1] == ("the tools tunnel.0, tunnel.1 ran without SCHED_FIFO (the kernel refused it): "
                                         "their forwarding threads shared the CPUs at normal priority")
     with FidelityRecorder() as toolless:  # a netem path: no tool to ask
         pass

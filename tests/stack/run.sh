@@ -5,9 +5,9 @@
 # --scale worker=2` until healthy (a Redis secret generated for it, as an
 # instructor's .env holds one), a real Chromium through the published port
 # (sign in as the instructor with the token the log printed once, run
-# geo-ideal with a 2 MB download and watch it finish, its forwarding threads'
-# priority as doctor found the kernel allows it, see the two workers and
-# run a 4-run campaign over them: stack.spec.ts), `docker compose down`, and
+# geo-ideal with a 2 MB download, watch it finish and its page say whether
+# its forwarding threads ran SCHED_FIFO, as doctor found the kernel allows,
+# see the two workers and run a 4-run campaign over them: stack.spec.ts), `docker compose down`, and
 # nothing of the containers left on the host: their processes, their runs'
 # namespaces, TUN and veth devices, lock files and Hystart claims.
 #

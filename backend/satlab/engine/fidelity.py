@@ -255,7 +255,7 @@ class FidelityRecorder:
         tunnel_p99, tunnel_maximum = tunnel_lateness_ms(tunnel_summaries)
         kept_up, problems = verdict(p99, tunnel_p99)
         if normal := sorted(name for name, realtime in self.realtime.items() if not realtime):
-            problems.append(f"{', '.join(normal)} ran without SCHED_FIFO (the kernel refused it): "
+            problems.append(f"the tools {', '.join(normal)} ran without SCHED_FIFO (the kernel refused it): "
                             "their forwarding threads shared the CPUs at normal priority")
         satlink = [s for name, s in self.process_cpu_s.items() if name in SATLINK_NAMES]
         tunnel = [s for name, s in self.process_cpu_s.items() if name.startswith(TUNNEL_PREFIX)]
