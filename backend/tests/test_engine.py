@@ -112,6 +112,20 @@ def test_run_cancelled_while_running_leaves_no_namespace():
     assert namespaces_of(result.run_id) == []
 
 
+def test_run_its_time_limit_stops_fails_keeping_what_its_flow_had_taken(monkeypatch):
+    # The real limit is 60 s + 100 x the time at the bottleneck rate; 3 s stops a 20 MB download in its start-up.
+    monkeypatch.setattr(runner, "_time_limit_s", lambda plan, scenario: 3.0)
+    result = runner.run(load(LABS / "geo-ideal.yaml", ["flows.0.size_bytes=20000000"]))
+    assert (result.status, result.error) == ("failed", "the flows did not finish within 3 s")
+    assert result.timed_out is not None
+    (flow,) = result.timed_out.pop("flows")
+    assert result.timed_out == {"iteration": 0, "limit_s": 3.0}
+    assert (flow["flow"], flow["direction"], flow["finished"]) == (0, "download", False)
+    # From its first data packet, after iperf3's control connection (a few RTTs of 0.5 s), to the limit.
+    assert 0.1 < flow["download_time_at_least_s"] < 3.0
+    assert namespaces_of(result.run_id) == []
+
+
 def test_run_with_a_congestion_control_the_kernel_lacks_is_refused_naming_the_flow():
     kernel = tcp_congestion.host_kernel()
     missing = next(name for name in tcp_congestion.LINUX_TCP_CONGESTION_CONTROLS if kernel.problem(name))

@@ -42,6 +42,20 @@ class Cancelled(Exception):
     pass
 
 
+class TimeLimitExceeded(TimeoutError):
+    """An iteration's flows had not all finished at its time limit
+    (_time_limit_s). What each flow had taken by then is kept: a flow still
+    running takes at least that long, a censored time and not a failure of
+    the path (CUBIC behind long outages can outlast any limit)."""
+
+    def __init__(self, iteration: int, limit_s: float, flows: list[dict[str, Any]]):
+        super().__init__(f"the flows did not finish within {limit_s:.0f} s")
+        self.iteration, self.limit_s, self.flows = iteration, limit_s, flows
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"iteration": self.iteration, "limit_s": self.limit_s, "flows": self.flows}
+
+
 class CancelToken:
     """Set from any thread (a signal handler, an API request); the engine
     stops at its next tick and tears down."""
@@ -65,12 +79,13 @@ class RunResult:
     iterations: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None
     fidelity: dict[str, Any] | None = None  # fidelity.run_evidence: whether the host kept up
+    timed_out: dict[str, Any] | None = None  # TimeLimitExceeded.to_dict(): the iteration its limit stopped
     artifacts: dict[str, Any] | None = None  # ArtifactSink.summary(): the files kept, those refused
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "status": self.status, "error": self.error,
                 "flows": self.flows, "iterations": self.iterations, "fidelity": self.fidelity,
-                "artifacts": self.artifacts}
+                "timed_out": self.timed_out, "artifacts": self.artifacts}
 
 
 def _time_limit_s(plan: Plan, scenario: Scenario) -> float:
@@ -271,7 +286,7 @@ class _Iteration:
             if flows_done_at is not None and (peps_idle or time.monotonic() - flows_done_at >= drain_s):
                 return
             if now > limit:
-                raise TimeoutError(f"the flows did not finish within {limit:.0f} s")
+                raise TimeLimitExceeded(self.plan.iteration, limit, [self._taken(flow) for flow in flows])
             peps = list(self.peps.children.values()) if self.peps is not None else []
             for child in [self.satlink, self.lan, *self.tunnels, *peps]:
                 if child is not None and not child.running():
@@ -279,6 +294,15 @@ class _Iteration:
             tick += 1
             # Ticks on an absolute schedule so that slow samples do not drift the rate.
             time.sleep(max(0.0, start + tick / SAMPLE_HZ - time.monotonic()))
+
+    def _taken(self, flow: Flow) -> dict[str, Any]:
+        """A flow at its iteration's time limit: whether it had finished, and
+        if not, how long it had been sending (from its first data packet):
+        the least its download time would have been; None if it never started."""
+        finished = flow.done()
+        started = flow.data_started_at() or flow.client_started_at
+        return {"flow": flow.planned.index, "direction": flow.planned.direction, "finished": finished,
+                "download_time_at_least_s": None if finished or started is None else time.monotonic() - started}
 
     def _clock_s(self, flows: list[Flow], pending: list[Flow]) -> float | None:
         """The iteration's clock now, setting its origin at the first data
@@ -412,6 +436,8 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
         result.status, result.error = "cancelled", str(error)
     except Exception as error:  # reported as an event and in the result: the run failed
         result.status, result.error = "failed", str(error)
+        if isinstance(error, TimeLimitExceeded):
+            result.timed_out = error.to_dict()
         on_event({"type": "error", "run_id": run_id, "message": str(error)})
     result.fidelity = fidelity.run_evidence(scenario, [outcome["fidelity"] for outcome in result.iterations])
     result.artifacts = artifacts.summary() if artifacts is not None else None

@@ -8,6 +8,12 @@ the runs that kept up, each metric's median, quartiles and range
 (satlab.studies.metrics, the figures a study report uses), the runs the
 host ran at once beside them, and their worst lateness.
 
+A run its time limit stopped (the runner's timed_out) failed, but says
+something: its download took at least what it had taken. Its download time
+is kept as censored, and each figure a longer time could move is shown as a
+bound (>=): "the median is at least 1,458 s" is a result, and leaving such
+runs out would make a slow configuration look fast.
+
 This is how the studies' experiment verdicts are computed, so that anyone
 with the database, or with a campaign's record restored into one (`satlab
 restore`), gets the same numbers.
@@ -39,13 +45,16 @@ class Configuration:
     done: int = 0
     failed: int = 0
     late: int = 0  # done, but on a host that did not keep up: left out of the figures (unless with_late)
+    timed_out: int = 0  # of the failed, those their time limit stopped
     values: dict[str, list[float]] = field(default_factory=dict)  # metric -> the kept runs' values
+    censored: dict[str, list[float]] = field(default_factory=dict)  # metric -> the timed-out runs' lower bounds
     host: dict[str, list[float]] = field(default_factory=dict)  # HOST_FIGURES -> the kept runs' values
 
     def to_dict(self) -> dict[str, Any]:
         return {"configuration": self.configuration, "parameters": self.parameters, "items": self.items,
-                "done": self.done, "failed": self.failed, "host_not_kept_up": self.late,
-                "metrics": {name: spread(values) for name, values in self.values.items()},
+                "done": self.done, "failed": self.failed, "timed_out": self.timed_out, "host_not_kept_up": self.late,
+                "metrics": {name: censored_spread(values, self.censored.get(name, []))
+                            for name, values in self.values.items()},
                 "host": {name: spread(values) for name, values in self.host.items()}}
 
 
@@ -63,11 +72,17 @@ def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("
     for item in store.campaign_items(campaign_id):
         entry = found.setdefault(item.configuration, Configuration(
             item.configuration, item.parameters, values={name: [] for name in metrics},
-            host={name: [] for name in HOST_FIGURES}))
+            censored={name: [] for name in metrics}, host={name: [] for name in HOST_FIGURES}))
         entry.items += 1
         entry.failed += item.status == "failed"
-        run = store.get_run(item.run_id) if item.status == "done" and item.run_id else None
+        run = store.get_run(item.run_id) if item.status in ("done", "failed") and item.run_id else None
         if run is None:
+            continue
+        if item.status == "failed":
+            if (run.result or {}).get("timed_out"):
+                entry.timed_out += 1
+                for name in metrics:
+                    entry.censored[name] += METRICS[name].at_least(run.result or {})
             continue
         entry.done += 1
         if run.host_kept_up is False:
@@ -87,6 +102,22 @@ def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("
     return [found[key] for key in sorted(found)]
 
 
+def censored_spread(values: list[float], bounds: list[float]) -> dict[str, Any]:
+    """spread() of the values and of censored ones, each at least its bound:
+    computed with the bounds, every figure is a lower bound, exact unless
+    raising the censored values moves it (`at_least` names those; each
+    figure is monotone in every value, so raising them all far is the test).
+    The standard deviation is unknown with any censored value."""
+    figures = spread(values + bounds)
+    at_least: list[str] = []
+    if bounds:
+        far = 2 * max(values + bounds) + 1
+        raised = spread(values + [far] * len(bounds))
+        at_least = [name for name in ("median", "q1", "q3", "min", "max") if raised[name] != figures[name]]
+        figures["std"] = None
+    return {**figures, "censored": len(bounds), "at_least": at_least}
+
+
 def _number(value: float | None) -> str:
     if value is None:
         return "–"
@@ -94,23 +125,26 @@ def _number(value: float | None) -> str:
 
 
 def _cell(figures: Mapping[str, Any]) -> str:
-    """median [q1–q3] (min–max), or – without values."""
+    """median [q1–q3] (min–max), or – without values; ≥ before a bound."""
     if not figures["n"]:
         return "–"
+
+    def shown(name: str) -> str:
+        return ("≥" if name in figures.get("at_least", ()) else "") + _number(figures[name])
     if figures["n"] == 1:
-        return _number(figures["median"])
-    return (f"{_number(figures['median'])} [{_number(figures['q1'])}–{_number(figures['q3'])}] "
-            f"({_number(figures['min'])}–{_number(figures['max'])})")
+        return shown("median")
+    return f"{shown('median')} [{shown('q1')}–{shown('q3')}] ({shown('min')}–{shown('max')})"
 
 
 def _columns(configurations: list[Configuration], metrics: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     paths = list(configurations[0].parameters) if configurations else []
-    header = ["c", *paths, "done", "late", "failed", "left", *metrics, "runs at once", "lateness p99 ms, worst"]
+    header = ["c", *paths, "done", "late", "failed", "timed out", "left", *metrics, "runs at once",
+              "lateness p99 ms, worst"]
     rows = []
     for entry in configurations:
         figures = entry.to_dict()
         rows.append([str(entry.configuration), *(format_value(entry.parameters.get(path)) for path in paths),
-                     str(entry.done), str(entry.late), str(entry.failed),
+                     str(entry.done), str(entry.late), str(entry.failed), str(entry.timed_out),
                      str(entry.items - entry.done - entry.failed),
                      *(_cell(figures["metrics"][name]) for name in metrics),
                      _cell(figures["host"]["runs_at_once_mean"]),

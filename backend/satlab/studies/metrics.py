@@ -46,7 +46,24 @@ class Metric:
                   and (self.only_flows is None or flow.get(self.only_flows))]
         if not values or any(value is None for value in values):
             return []
-        numbers = [float(value) for value in values]
+        return self._aggregated([float(value) for value in values])
+
+    def at_least(self, result: Mapping[str, Any]) -> list[float]:
+        """The metric's lower bounds in a run its time limit stopped in its
+        first iteration (the runner's timed_out): a download time is censored,
+        at least what its flows had taken. None unless every chosen flow was
+        still running: a finished flow's own time went with its iteration."""
+        timed_out = result.get("timed_out")
+        if (self.field != "download_time_s" or self.per == "iteration" or self.only_flows is not None
+                or not timed_out or timed_out.get("iteration") != 0):
+            return []
+        bounds = [flow.get("download_time_at_least_s") for flow in timed_out.get("flows") or ()
+                  if self.direction is None or flow.get("direction") == self.direction]
+        if not bounds or any(bound is None for bound in bounds):
+            return []
+        return self._aggregated([float(bound) for bound in bounds])
+
+    def _aggregated(self, numbers: list[float]) -> list[float]:
         if self.aggregate == "pool":
             return numbers
         return [{"mean": statistics.fmean(numbers), "sum": math.fsum(numbers), "max": max(numbers)}[self.aggregate]]

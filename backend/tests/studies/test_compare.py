@@ -7,7 +7,11 @@ import pytest
 from satlab import cli
 from satlab.service.store import Store
 from satlab.studies import compare
-from tests.test_campaign_record import stopped_campaign
+from tests.test_campaign_record import PROVENANCE, stopped_campaign
+from tests.test_store import run_result
+
+TIMED_OUT = {"iteration": 0, "limit_s": 1458.0, "flows": [
+    {"flow": 0, "direction": "download", "finished": False, "download_time_at_least_s": 1457.5}]}
 
 
 @pytest.fixture
@@ -33,6 +37,52 @@ def test_each_configuration_counts_its_items_and_leaves_late_runs_out_of_its_fig
     assert cubic.late == 1 and cubic.values["download_time_s"] == [pytest.approx(2.180217)]
 
 
+def test_a_run_its_time_limit_stopped_gives_a_censored_download_time(db):
+    with Store(db) as store:  # bbr's second iteration: stopped at its limit
+        scenario = store.campaign_items("c0123abcd")[3].scenario
+        store.create_run("aaaaa4", scenario, PROVENANCE, "c0123abcd", 3)
+        store.set_run_status("aaaaa4", "running")
+        store.finish_run("aaaaa4", {**run_result("aaaaa4", iterations=0, status="failed",
+                                                 error="the flows did not finish within 1458 s"),
+                                    "timed_out": TIMED_OUT})
+        store.set_item("c0123abcd", 3, "failed", "aaaaa4")
+        _, bbr = compare.compare_campaign(store, "c0123abcd", ["download_time_s", "goodput_mbps"])
+    assert (bbr.done, bbr.failed, bbr.timed_out) == (1, 1, 1)
+    assert bbr.censored == {"download_time_s": [1457.5], "goodput_mbps": []}  # only a time is censored
+    figures = bbr.to_dict()["metrics"]["download_time_s"]
+    assert (figures["n"], figures["censored"], figures["std"]) == (2, 1, None)
+    assert figures["median"] == pytest.approx((2.180217 + 1457.5) / 2)
+    assert figures["at_least"] == ["median", "q1", "q3", "max"]  # only the least is the finished run's alone
+    header, rows = compare._columns([bbr], ["download_time_s"])
+    assert rows[0][header.index("timed out")] == "1"
+    assert rows[0][header.index("download_time_s")] == "≥729.8 [≥366–≥1,094] (2.18–≥1,458)"
+
+
+def test_censored_figures_are_exact_where_no_longer_time_could_move_them():
+    plain = compare.censored_spread([100.0, 200.0, 300.0], [])
+    assert (plain["censored"], plain["at_least"], plain["std"]) == (0, [], 100.0)
+    # Four values, the censored largest: the median is 200 and 300's, whatever the fourth.
+    figures = compare.censored_spread([100.0, 200.0, 300.0], [1450.0])
+    assert (figures["n"], figures["median"], figures["at_least"]) == (4, 250.0, ["q3", "max"])
+    # More than half censored: the median too is a bound, and so is the least when all are.
+    assert compare.censored_spread([100.0], [1450.0, 1452.0])["at_least"] == ["median", "q1", "q3", "max"]
+    assert compare.censored_spread([], [1450.0, 1452.0])["at_least"] == ["median", "q1", "q3", "min", "max"]
+
+
+def test_a_time_is_censored_only_when_every_flow_it_takes_was_still_running():
+    metric = compare.METRICS["download_time_s"]
+    two = {"iteration": 0, "limit_s": 100.0, "flows": [
+        {"flow": 0, "direction": "download", "finished": False, "download_time_at_least_s": 99.0},
+        {"flow": 1, "direction": "upload", "finished": False, "download_time_at_least_s": 97.0}]}
+    assert metric.at_least({"timed_out": two}) == [98.0]  # the mean of two bounds bounds the mean
+    assert compare.METRICS["flow_download_time_s"].at_least({"timed_out": two}) == [99.0, 97.0]
+    assert compare.METRICS["download_goodput_mbps"].at_least({"timed_out": two}) == []
+    two["flows"][1].update(finished=True, download_time_at_least_s=None)  # its own time went with the iteration
+    assert metric.at_least({"timed_out": two}) == []
+    assert metric.at_least({"timed_out": {**two, "iteration": 1}}) == []  # the metrics read iteration 0
+    assert metric.at_least({}) == []
+
+
 def test_unknown_campaigns_and_metrics_are_refused(db):
     with Store(db) as store:
         with pytest.raises(KeyError, match="no campaign 'c9999abcd'"):
@@ -44,14 +94,14 @@ def test_unknown_campaigns_and_metrics_are_refused(db):
 def test_compare_on_the_command_line_as_text_markdown_and_json(db, capsys):
     assert cli.main(["--db", str(db), "compare", "c0123abcd"]) == 0
     header, cubic, bbr = capsys.readouterr().out.splitlines()
-    assert header.split() == ["c", "flows.0.cc", "done", "late", "failed", "left", "download_time_s", "runs", "at",
-                              "once", "lateness", "p99", "ms,", "worst"]
-    assert cubic.split() == ["0", "cubic", "1", "1", "0", "1", "–", "–", "–"]
-    assert bbr.split() == ["1", "bbr", "1", "0", "0", "1", "2.18", "3.5", "0.4"]
+    assert header.split() == ["c", "flows.0.cc", "done", "late", "failed", "timed", "out", "left", "download_time_s",
+                              "runs", "at", "once", "lateness", "p99", "ms,", "worst"]
+    assert cubic.split() == ["0", "cubic", "1", "1", "0", "0", "1", "–", "–", "–"]
+    assert bbr.split() == ["1", "bbr", "1", "0", "0", "0", "1", "2.18", "3.5", "0.4"]
     assert cli.main(["--db", str(db), "compare", "c0123abcd", "--markdown", "--with-late"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1] == "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-    assert lines[2] == "| 0 | cubic | 1 | 1 | 0 | 1 | 2.18 | 3.5 | 1.4 |"
+    assert lines[1] == "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    assert lines[2] == "| 0 | cubic | 1 | 1 | 0 | 0 | 1 | 2.18 | 3.5 | 1.4 |"
     assert cli.main(["--db", str(db), "compare", "c0123abcd", "--json", "--metric", "goodput_mbps"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures[1]["metrics"]["goodput_mbps"]["median"] == pytest.approx(1.095)

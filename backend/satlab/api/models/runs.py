@@ -248,6 +248,24 @@ class RunArtifacts(Public):
                                                                     "that reached its cap), a sentence each.")
 
 
+class FlowAtTimeLimit(Public):
+    """A flow when its iteration's time limit stopped it."""
+    flow: int
+    direction: str
+    finished: bool
+    download_time_at_least_s: float | None = Field(description="How long it had been sending, from its first data "
+                                                               "packet: the least its download would have taken "
+                                                               "(null: finished, or never started).")
+
+
+class TimedOut(Public):
+    """The iteration a run's time limit stopped: its flows had not all
+    finished within 60 s + 100 x their time at the bottleneck rate."""
+    iteration: int
+    limit_s: float
+    flows: list[FlowAtTimeLimit]
+
+
 class RunResult(Public):
     """The engine's result: the run's `result`, and its stream's last event."""
     run_id: str
@@ -258,6 +276,9 @@ class RunResult(Public):
     fidelity: RunFidelity | None = Field(default=None, description="Whether the host kept up with the run, and who "
                                                                    "measured (absent from runs before it was recorded; "
                                                                    "null for a run that never started).")
+    timed_out: TimedOut | None = Field(default=None, description="Set when its time limit stopped the run (a "
+                                                                 "censored time, not a broken path; absent from "
+                                                                 "older runs).")
     artifacts: RunArtifacts | None = Field(default=None, description="The files the run kept (null: the scenario "
                                                                      "keeps none; absent from older runs).")
 

@@ -1686,6 +1686,23 @@ export interface components {
             return: components["schemas"]["FecDirection"] | null;
         };
         /**
+         * FlowAtTimeLimit
+         * @description A flow when its iteration's time limit stopped it.
+         */
+        FlowAtTimeLimit: {
+            /** Direction */
+            direction: string;
+            /**
+             * Download Time At Least S
+             * @description How long it had been sending, from its first data packet: the least its download would have taken (null: finished, or never started).
+             */
+            download_time_at_least_s: number | null;
+            /** Finished */
+            finished: boolean;
+            /** Flow */
+            flow: number;
+        };
+        /**
          * FlowControl
          * @description The receiver's QUIC flow-control windows, as its transport parameters
          *     announce them (RFC 9000, 18.2): initial_max_data for the connection,
@@ -3405,6 +3422,8 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "done" | "failed" | "cancelled";
+            /** @description Set when its time limit stopped the run (a censored time, not a broken path; absent from older runs). */
+            timed_out: components["schemas"]["TimedOut"] | null;
         };
         /**
          * RunSnapshotEvent
@@ -3978,6 +3997,11 @@ export interface components {
              */
             status: "queued" | "running" | "done" | "failed" | "cancelled";
             /**
+             * @description Set when its time limit stopped the run (a censored time, not a broken path; absent from older runs).
+             * @default null
+             */
+            timed_out: components["schemas"]["TimedOut"] | null;
+            /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
@@ -4033,6 +4057,19 @@ export interface components {
              * @default null
              */
             sack: boolean | null;
+        };
+        /**
+         * TimedOut
+         * @description The iteration a run's time limit stopped: its flows had not all
+         *     finished within 60 s + 100 x their time at the bottleneck rate.
+         */
+        TimedOut: {
+            /** Flows */
+            flows: components["schemas"]["FlowAtTimeLimit"][];
+            /** Iteration */
+            iteration: number;
+            /** Limit S */
+            limit_s: number;
         };
         /** Trace */
         Trace: {
