@@ -123,6 +123,7 @@ def test_run_its_time_limit_stops_fails_keeping_what_its_flow_had_taken(monkeypa
     assert (flow["flow"], flow["direction"], flow["finished"]) == (0, "download", False)
     # From its first data packet, after iperf3's control connection (a few RTTs of 0.5 s), to the limit.
     assert 0.1 < flow["download_time_at_least_s"] < 3.0
+    assert 0 < flow["bytes_acked"] < 20_000_000  # in slow start: a few initial windows
     assert namespaces_of(result.run_id) == []
 
 

@@ -298,11 +298,15 @@ class _Iteration:
     def _taken(self, flow: Flow) -> dict[str, Any]:
         """A flow at its iteration's time limit: whether it had finished, and
         if not, how long it had been sending (from its first data packet):
-        the least its download time would have been; None if it never started."""
+        the least its download time would have been (None if it never
+        started), and how far it had got: its sender's bytes acknowledged at
+        its last sample (how much longer it needed, at its pace)."""
         finished = flow.done()
         started = flow.data_started_at() or flow.client_started_at
+        last = self.samples.get((flow.planned.index, self._hop(flow.planned)), [(0.0, FlowSample())])[-1][1]
         return {"flow": flow.planned.index, "direction": flow.planned.direction, "finished": finished,
-                "download_time_at_least_s": None if finished or started is None else time.monotonic() - started}
+                "download_time_at_least_s": None if finished or started is None else time.monotonic() - started,
+                "bytes_acked": last.bytes_acked}
 
     def _clock_s(self, flows: list[Flow], pending: list[Flow]) -> float | None:
         """The iteration's clock now, setting its origin at the first data

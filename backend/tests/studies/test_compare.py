@@ -11,7 +11,8 @@ from tests.test_campaign_record import PROVENANCE, stopped_campaign
 from tests.test_store import run_result
 
 TIMED_OUT = {"iteration": 0, "limit_s": 1458.0, "flows": [
-    {"flow": 0, "direction": "download", "finished": False, "download_time_at_least_s": 1457.5}]}
+    {"flow": 0, "direction": "download", "finished": False, "download_time_at_least_s": 1457.5,
+     "bytes_acked": 12_070_528}]}
 
 
 @pytest.fixture

@@ -256,6 +256,8 @@ class FlowAtTimeLimit(Public):
     download_time_at_least_s: float | None = Field(description="How long it had been sending, from its first data "
                                                                "packet: the least its download would have taken "
                                                                "(null: finished, or never started).")
+    bytes_acked: int | None = Field(description="Its sender's bytes acknowledged at its last sample: how far it had "
+                                                "got (null: never sampled).")
 
 
 class TimedOut(Public):

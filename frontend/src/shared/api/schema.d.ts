@@ -1690,6 +1690,11 @@ export interface components {
          * @description A flow when its iteration's time limit stopped it.
          */
         FlowAtTimeLimit: {
+            /**
+             * Bytes Acked
+             * @description Its sender's bytes acknowledged at its last sample: how far it had got (null: never sampled).
+             */
+            bytes_acked: number | null;
             /** Direction */
             direction: string;
             /**
