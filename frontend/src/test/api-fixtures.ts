@@ -120,6 +120,7 @@ export const runResultOf = (fields: Partial<RunResult> & Pick<RunResult, 'run_id
   flows: [],
   iterations: [],
   fidelity: null,
+  timed_out: null,
   artifacts: null,
   ...fields,
 });
