@@ -24,7 +24,7 @@ SPEC = {"name": "recorded", "scenario": "geo-ideal.yaml",
         "matrix": {"flows.0.cc": ["cubic", "bbr"]}, "iterations": 2, "parallel": 2, "seed": 5}
 
 
-def _evidence(result: dict, kept_up: bool) -> dict:
+def with_evidence(result: dict, kept_up: bool) -> dict:
     """result with a run's fidelity evidence (satlab.engine.fidelity.run_evidence, its figures trimmed)."""
     result["fidelity"] = {"host_kept_up": kept_up, "satlink_lateness_p99_ms": 1.4 if not kept_up else 0.1,
                           "tunnel_lateness_p99_ms": 0.4, "runs_at_once_mean": 3.5, "runs_at_once_max": 4,
@@ -44,9 +44,9 @@ def stopped_campaign(db: Path) -> str:
     spec, items = campaign_from_dict(SPEC, LABS, LABS)
     with Store(db) as store:
         store.create_campaign("c0123abcd", spec.name, spec.model_dump(mode="json"), [item.to_dict() for item in items])
-        finished = [("aaaaa0", 0, _evidence(run_result("aaaaa0", iterations=1), kept_up=False)),
+        finished = [("aaaaa0", 0, with_evidence(run_result("aaaaa0", iterations=1), kept_up=False)),
                     ("aaaaa1", 1, run_result("aaaaa1", iterations=1, status="failed", error="iperf3 exited with 1")),
-                    ("aaaaa2", 1, _evidence(run_result("aaaaa2", iterations=1), kept_up=True))]
+                    ("aaaaa2", 1, with_evidence(run_result("aaaaa2", iterations=1), kept_up=True))]
         for run_id, index, result in finished:
             store.create_run(run_id, items[index].to_dict()["scenario"], PROVENANCE, "c0123abcd", index)
             store.set_run_status(run_id, "running")

@@ -124,6 +124,10 @@ def test_run_its_time_limit_stops_fails_keeping_what_its_flow_had_taken(monkeypa
     # From its first data packet, after iperf3's control connection (a few RTTs of 0.5 s), to the limit.
     assert 0.1 < flow["download_time_at_least_s"] < 3.0
     assert 0 < flow["bytes_acked"] < 20_000_000  # in slow start: a few initial windows
+    # The stopped iteration keeps its fidelity evidence: satlink had stopped and printed its lateness.
+    assert result.fidelity is not None and result.fidelity["iterations"] == 1
+    assert result.fidelity["satlink_lateness_p99_ms"] is not None
+    assert result.fidelity["host_kept_up"] is not None
     assert namespaces_of(result.run_id) == []
 
 

@@ -416,6 +416,23 @@ def test_campaign_round_trips_with_progress(store):
     assert store.get_campaign("c2") is None
 
 
+def test_unfaithful_items_are_the_finished_ones_whose_host_did_not_keep_up(store):
+    items = [{"item_index": index, "configuration": 0, "iteration": index, "parameters": {},
+              "scenario": SCENARIO} for index in range(5)]
+    store.create_campaign("c1", "sweep", {"name": "sweep"}, items)
+    # done and late, done and kept up, timed out and late, failed without evidence, late and still running
+    for index, (status, kept_up) in enumerate((("done", False), ("done", True), ("failed", False),
+                                               ("failed", None), ("running", False))):
+        run_id = f"00000{index}"
+        store.create_run(run_id, SCENARIO, PROVENANCE, "c1", index)
+        store.set_run_status(run_id, "running")
+        if status != "running":
+            store.finish_run(run_id, {**run_result(run_id, iterations=1, status=status),
+                                      "fidelity": None if kept_up is None else {"host_kept_up": kept_up}})
+        store.set_item("c1", index, status, run_id)
+    assert [item.item_index for item in store.unfaithful_items("c1")] == [0, 2]
+
+
 def test_set_item_rejects_an_unknown_item(store):
     store.create_campaign("c1", "sweep", {}, [])
     with pytest.raises(KeyError, match="no item 3 in campaign 'c1'"):

@@ -51,6 +51,8 @@ class TimeLimitExceeded(TimeoutError):
     def __init__(self, iteration: int, limit_s: float, flows: list[dict[str, Any]]):
         super().__init__(f"the flows did not finish within {limit_s:.0f} s")
         self.iteration, self.limit_s, self.flows = iteration, limit_s, flows
+        # The iteration's fidelity evidence, once its tools have stopped (_Iteration.run).
+        self.fidelity: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"iteration": self.iteration, "limit_s": self.limit_s, "flows": self.flows}
@@ -141,6 +143,22 @@ class _Iteration:
         self.summaries[name] = child.events.get("summary")
 
     def run(self, workdir: Path) -> dict[str, Any]:
+        """The iteration's outcome. At its time limit, TimeLimitExceeded
+        carries the host's evidence of the iteration: by then its tools have
+        stopped and printed their lateness, so a censored run keeps it too."""
+        try:
+            return self._run(workdir)
+        except TimeLimitExceeded as limit:
+            limit.fidelity = self._evidence()
+            raise
+
+    def _evidence(self) -> dict[str, Any]:
+        """The iteration's fidelity evidence, from its stopped tools' summaries."""
+        return self.fidelity.evidence(
+            [self.summaries.get("link") if self.plan.satellite else None, self.summaries.get("lan")],
+            [self.summaries.get(f"tunnel.{index}") for index in range(len(self.plan.tunnel))])
+
+    def _run(self, workdir: Path) -> dict[str, Any]:
         plan = self.plan
         with contextlib.ExitStack() as stack:
             stack.enter_context(self.fidelity)  # first in, last out: it watches the whole iteration
@@ -212,9 +230,7 @@ class _Iteration:
                 "fec": tunnel_rows or None, "link": summary.link_summary(self.summaries.get("link")),
                 "lan": summary.link_summary(self.summaries.get("lan")), "cross_traffic": cross_rows,
                 "tcp_stack": tcp_counters, "pep": self.peps.summary() if self.peps is not None else None,
-                "fidelity": self.fidelity.evidence(
-                    [self.summaries.get("link") if plan.satellite else None, self.summaries.get("lan")],
-                    [self.summaries.get(f"tunnel.{index}") for index in range(len(plan.tunnel))]),
+                "fidelity": self._evidence(),
                 "captures": captured, "seeds": plan.seeds, "plan": plan.to_dict()}
 
     def _keep_files(self, flow: Flow) -> None:
@@ -303,10 +319,10 @@ class _Iteration:
         its last sample (how much longer it needed, at its pace)."""
         finished = flow.done()
         started = flow.data_started_at() or flow.client_started_at
-        last = self.samples.get((flow.planned.index, self._hop(flow.planned)), [(0.0, FlowSample())])[-1][1]
+        samples = self.samples.get((flow.planned.index, self._hop(flow.planned)))
         return {"flow": flow.planned.index, "direction": flow.planned.direction, "finished": finished,
                 "download_time_at_least_s": None if finished or started is None else time.monotonic() - started,
-                "bytes_acked": last.bytes_acked}
+                "bytes_acked": samples[-1][1].bytes_acked if samples else 0}
 
     def _clock_s(self, flows: list[Flow], pending: list[Flow]) -> float | None:
         """The iteration's clock now, setting its origin at the first data
@@ -420,6 +436,7 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
     run_id = run_id or new_run_id()
     preflight.check(scenario)
     result = RunResult(run_id, "done")
+    evidence: list[dict[str, Any]] = []  # each iteration's fidelity, the one its time limit stopped too
     on_event({"type": "state", "state": "started", "run_id": run_id})
     try:
         with topology.run_lock(run_id) as workdir:
@@ -430,6 +447,7 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
                 outcome = _Iteration(scenario, plan, on_event, cancel, artifacts).run(workdir / f"iteration{iteration}")
                 result.iterations.append(outcome)
                 result.flows.extend(outcome["flows"])
+                evidence.append(outcome["fidelity"])
         failures = [f"iteration {f['iteration']} flow {f['flow']}: {f['error']}" for f in result.flows if f["error"]]
         failures += [f"iteration {i['iteration']} cross traffic {c['index']}: {c['error']}"
                      for i in result.iterations for c in i["cross_traffic"] if c["error"]]
@@ -442,8 +460,9 @@ def run(scenario: Scenario, on_event: Callable[[Event], None] = lambda event: No
         result.status, result.error = "failed", str(error)
         if isinstance(error, TimeLimitExceeded):
             result.timed_out = error.to_dict()
+            evidence += [error.fidelity] if error.fidelity is not None else []
         on_event({"type": "error", "run_id": run_id, "message": str(error)})
-    result.fidelity = fidelity.run_evidence(scenario, [outcome["fidelity"] for outcome in result.iterations])
+    result.fidelity = fidelity.run_evidence(scenario, evidence)
     result.artifacts = artifacts.summary() if artifacts is not None else None
     on_event({"type": "state", "state": result.status, "run_id": run_id})
     on_event({"type": "summary", "run_id": run_id, **result.to_dict()})

@@ -44,8 +44,8 @@ class Configuration:
     items: int = 0
     done: int = 0
     failed: int = 0
-    late: int = 0  # done, but on a host that did not keep up: left out of the figures (unless with_late)
-    timed_out: int = 0  # of the failed, those their time limit stopped
+    late: int = 0  # done or timed out, on a host that did not keep up: left out of the figures (unless with_late)
+    timed_out: int = 0  # of the failed, those their time limit stopped: censored values
     values: dict[str, list[float]] = field(default_factory=dict)  # metric -> the kept runs' values
     censored: dict[str, list[float]] = field(default_factory=dict)  # metric -> the timed-out runs' lower bounds
     host: dict[str, list[float]] = field(default_factory=dict)  # HOST_FIGURES -> the kept runs' values
@@ -78,20 +78,21 @@ def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("
         run = store.get_run(item.run_id) if item.status in ("done", "failed") and item.run_id else None
         if run is None:
             continue
-        if item.status == "failed":
-            if (run.result or {}).get("timed_out"):
-                entry.timed_out += 1
-                for name in metrics:
-                    entry.censored[name] += METRICS[name].at_least(run.result or {})
+        result = run.result or {}
+        timed_out = item.status == "failed" and bool(result.get("timed_out"))
+        if item.status == "failed" and not timed_out:
             continue
-        entry.done += 1
+        entry.done += not timed_out
+        entry.timed_out += timed_out
         if run.host_kept_up is False:
             entry.late += 1
             if not with_late:
                 continue
-        result = run.result or {}
         for name in metrics:
-            entry.values[name] += METRICS[name].values(result)
+            if timed_out:
+                entry.censored[name] += METRICS[name].at_least(result)
+            else:
+                entry.values[name] += METRICS[name].values(result)
         evidence = run.fidelity or {}
         if isinstance(at_once := evidence.get("runs_at_once_mean"), int | float):
             entry.host["runs_at_once_mean"].append(float(at_once))

@@ -7,7 +7,7 @@ import pytest
 from satlab import cli
 from satlab.service.store import Store
 from satlab.studies import compare
-from tests.test_campaign_record import PROVENANCE, stopped_campaign
+from tests.test_campaign_record import PROVENANCE, stopped_campaign, with_evidence
 from tests.test_store import run_result
 
 TIMED_OUT = {"iteration": 0, "limit_s": 1458.0, "flows": [
@@ -38,17 +38,23 @@ def test_each_configuration_counts_its_items_and_leaves_late_runs_out_of_its_fig
     assert cubic.late == 1 and cubic.values["download_time_s"] == [pytest.approx(2.180217)]
 
 
+def _time_out_bbrs_second_iteration(store: Store, kept_up: bool) -> None:
+    """bbr's second iteration stopped at its time limit, with its host's evidence."""
+    scenario = store.campaign_items("c0123abcd")[3].scenario
+    store.create_run("aaaaa4", scenario, PROVENANCE, "c0123abcd", 3)
+    store.set_run_status("aaaaa4", "running")
+    store.finish_run("aaaaa4", with_evidence({**run_result("aaaaa4", iterations=0, status="failed",
+                                                       error="the flows did not finish within 1458 s"),
+                                          "timed_out": TIMED_OUT}, kept_up))
+    store.set_item("c0123abcd", 3, "failed", "aaaaa4")
+
+
 def test_a_run_its_time_limit_stopped_gives_a_censored_download_time(db):
-    with Store(db) as store:  # bbr's second iteration: stopped at its limit
-        scenario = store.campaign_items("c0123abcd")[3].scenario
-        store.create_run("aaaaa4", scenario, PROVENANCE, "c0123abcd", 3)
-        store.set_run_status("aaaaa4", "running")
-        store.finish_run("aaaaa4", {**run_result("aaaaa4", iterations=0, status="failed",
-                                                 error="the flows did not finish within 1458 s"),
-                                    "timed_out": TIMED_OUT})
-        store.set_item("c0123abcd", 3, "failed", "aaaaa4")
+    with Store(db) as store:
+        _time_out_bbrs_second_iteration(store, kept_up=True)
         _, bbr = compare.compare_campaign(store, "c0123abcd", ["download_time_s", "goodput_mbps"])
-    assert (bbr.done, bbr.failed, bbr.timed_out) == (1, 1, 1)
+    assert (bbr.done, bbr.failed, bbr.timed_out, bbr.late) == (1, 1, 1, 0)
+    assert bbr.host["lateness_p99_ms"] == [0.4, 0.4]  # its host's evidence beside the finished run's
     assert bbr.censored == {"download_time_s": [1457.5], "goodput_mbps": []}  # only a time is censored
     figures = bbr.to_dict()["metrics"]["download_time_s"]
     assert (figures["n"], figures["censored"], figures["std"]) == (2, 1, None)
@@ -57,6 +63,15 @@ def test_a_run_its_time_limit_stopped_gives_a_censored_download_time(db):
     header, rows = compare._columns([bbr], ["download_time_s"])
     assert rows[0][header.index("timed out")] == "1"
     assert rows[0][header.index("download_time_s")] == "≥729.8 [≥366–≥1,094] (2.18–≥1,458)"
+
+
+def test_a_timed_out_run_whose_host_did_not_keep_up_is_left_out_like_a_late_finished_one(db):
+    with Store(db) as store:
+        _time_out_bbrs_second_iteration(store, kept_up=False)
+        _, bbr = compare.compare_campaign(store, "c0123abcd")
+        _, bbr_with_late = compare.compare_campaign(store, "c0123abcd", with_late=True)
+    assert (bbr.timed_out, bbr.late, bbr.censored) == (1, 1, {"download_time_s": []})
+    assert bbr_with_late.censored == {"download_time_s": [1457.5]}
 
 
 def test_censored_figures_are_exact_where_no_longer_time_could_move_them():

@@ -198,11 +198,12 @@ class CampaignTables(Database):
         return self._items(campaign_id, "status = ?", (status,))
 
     def unfaithful_items(self, campaign_id: str) -> list[CampaignItemWithScenario]:
-        """The campaign's done items whose run's host did not keep up (its
+        """The campaign's finished items whose run's host did not keep up (its
         fidelity evidence: satlink's or the tunnel's lateness at or above its
-        limit), in item order."""
-        return self._items(campaign_id,
-                           "status = 'done' AND run_id IN (SELECT run_id FROM runs WHERE host_kept_up = 0)")
+        limit), in item order: done ones, and failed ones that carry evidence
+        (a run its time limit stopped: its censored time measured the host too)."""
+        return self._items(campaign_id, "status IN ('done', 'failed') AND run_id IN "
+                                        "(SELECT run_id FROM runs WHERE host_kept_up = 0)")
 
     def _items(self, campaign_id: str, condition: str = "1", parameters: tuple[Any, ...] = ()
                ) -> list[CampaignItemWithScenario]:
