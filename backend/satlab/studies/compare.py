@@ -29,7 +29,7 @@ from typing import Any
 from satlab.service.campaign import format_value
 from satlab.service.store import Store
 from satlab.studies.metrics import METRICS
-from satlab.studies.report import spread
+from satlab.studies.report import censored_spread, spread
 
 # What a comparison reports of the host beside the metrics, per kept run: how many runs shared it (the
 # mean over the run's time), and how late the emulated path was (the worse of satlink's and the tunnel's p99).
@@ -101,22 +101,6 @@ def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("
         if latenesses:
             entry.host["lateness_p99_ms"].append(max(latenesses))
     return [found[key] for key in sorted(found)]
-
-
-def censored_spread(values: list[float], bounds: list[float]) -> dict[str, Any]:
-    """spread() of the values and of censored ones, each at least its bound:
-    computed with the bounds, every figure is a lower bound, exact unless
-    raising the censored values moves it (`at_least` names those; each
-    figure is monotone in every value, so raising them all far is the test).
-    The standard deviation is unknown with any censored value."""
-    figures = spread(values + bounds)
-    at_least: list[str] = []
-    if bounds:
-        far = 2 * max(values + bounds) + 1
-        raised = spread(values + [far] * len(bounds))
-        at_least = [name for name in ("median", "q1", "q3", "min", "max") if raised[name] != figures[name]]
-        figures["std"] = None
-    return {**figures, "censored": len(bounds), "at_least": at_least}
 
 
 def _number(value: float | None) -> str:

@@ -10,7 +10,13 @@ each metric's figures count their values (`n`: flows for a pooled metric)
 and the runs that gave them (`runs`). A run that failed, or one of whose
 flows did not finish, gives none and is counted in `failed`; a run without
 a metric's field (a counter its transport lacks) gives no value of that
-metric.
+metric. A run its time limit stopped is counted in `failed` too, but its
+download times are censored: each is at least its bound, and the figures
+take it in (satlab.studies.metrics: Metric.at_least). A figure a longer
+time could move is then a bound (`at_least`, `at_most`; in a row
+`satlab_at_least` names them among satlab, q1 and q3, `satlab_at_most`
+is satlab's most), and a band or a check it leaves open is neither held
+nor failed (None; a comparison's `value_range` then says why).
 
 Where the study gives a standard deviation (a `std` row of published.csv)
 the median's row carries it beside satlab's (`published_std`,
@@ -30,9 +36,10 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import math
 import statistics
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO
 
 from satlab.service.provenance import provenance
@@ -59,6 +66,26 @@ def spread(values: list[float]) -> dict[str, Any]:
     return {"n": len(ordered), "median": statistics.median(ordered), "q1": q1, "q3": q3,
             "std": statistics.stdev(ordered) if len(ordered) > 1 else None,
             "min": ordered[0], "max": ordered[-1]}
+
+
+def censored_spread(values: list[float], bounds: list[float]) -> dict[str, Any]:
+    """spread() of the values and of censored ones, each at least its bound
+    (a run its time limit stopped). Every figure is monotone in every value:
+    computed with the bounds it is the least it can be, and with the
+    censored values raised far, the most. `at_least` names the figures a
+    longer time could move, `at_most` gives each one's most (None: no bound,
+    as for a median of mostly censored values: raising them further still
+    moves it). The standard deviation is unknown with any censored value."""
+    figures = spread(values + bounds)
+    at_least: list[str] = []
+    at_most: dict[str, float | None] = {}
+    if bounds:
+        far = 2 * max(values + bounds) + 1
+        raised, higher = (spread(values + [value] * len(bounds)) for value in (far, 2 * far))
+        at_least = [name for name in ("median", "q1", "q3", "min", "max") if raised[name] != figures[name]]
+        at_most = {name: raised[name] if raised[name] == higher[name] else None for name in at_least}
+        figures["std"] = None
+    return {**figures, "censored": len(bounds), "at_least": at_least, "at_most": at_most}
 
 
 def run_diagnostics(result: Mapping[str, Any]) -> dict[str, float]:
@@ -110,8 +137,9 @@ def chosen_campaigns(study: Study, store: Store, campaign_ids: list[str] | None)
 def collect(study: Study, store: Store, campaigns: list[CampaignRow],
             prefer: Prefer = "all") -> dict[tuple[str, ...], dict[str, Any]]:
     """Per configuration (a tuple of levels in column order): its levels, each
-    metric's values and how many runs gave them, how many of its runs failed,
-    how many ran on a host that did not keep up, and their median diagnostics.
+    metric's values and censored values' bounds and how many runs gave them,
+    how many of its runs failed (of them, timed out), how many ran on a host
+    that did not keep up, and their median diagnostics.
     prefer="latest": only the runs of the latest campaign that measured it."""
     columns, metrics = study.columns, study.metrics
     found: dict[tuple[str, ...], dict[str, Any]] = {}
@@ -127,13 +155,22 @@ def collect(study: Study, store: Store, campaigns: list[CampaignRow],
                 continue  # superseded by a later study run
             entry = found.setdefault(key, {
                 "configuration": configuration, "values": {metric: [] for metric in metrics},
-                "runs_measured": dict.fromkeys(metrics, 0), "failed": 0, "done": 0, "host_not_kept_up": 0,
-                "runs": []})
-            run = store.get_run(item.run_id) if item.status == "done" and item.run_id else None
-            entry["done"] += run is not None
-            entry["host_not_kept_up"] += run is not None and run.host_kept_up is False
+                "bounds": {metric: [] for metric in metrics}, "runs_measured": dict.fromkeys(metrics, 0),
+                "failed": 0, "timed_out": 0, "done": 0, "host_not_kept_up": 0, "runs": []})
+            run = store.get_run(item.run_id) if item.run_id else None
             result = (run.result if run else None) or {}
-            if not _finished(result):
+            timed_out = item.status == "failed" and bool(result.get("timed_out"))
+            # The runs with fidelity evidence: finished, or stopped at the time limit.
+            measured = run is not None and (item.status == "done" or timed_out)
+            entry["done"] += measured
+            entry["host_not_kept_up"] += measured and run is not None and run.host_kept_up is False
+            if timed_out:
+                entry["timed_out"] += 1
+                for metric in metrics:
+                    bounds = METRICS[metric].at_least(result)
+                    entry["bounds"][metric] += bounds
+                    entry["runs_measured"][metric] += bool(bounds)
+            if item.status != "done" or not _finished(result):
                 entry["failed"] += 1
                 continue
             for metric in metrics:
@@ -148,7 +185,8 @@ def collect(study: Study, store: Store, campaigns: list[CampaignRow],
     return found
 
 
-Medians = Mapping[tuple[str, ...], Mapping[str, float | None]]  # configuration -> metric -> median
+# configuration -> metric -> its median's least and most (_interval)
+Medians = Mapping[tuple[str, ...], Mapping[str, tuple[float | None, float | None]]]
 
 
 def _explanation(explanation: Explanation | None) -> dict[str, str] | None:
@@ -159,21 +197,46 @@ def _explanation(explanation: Explanation | None) -> dict[str, str] | None:
             "readme": f"{readme.README}#{readme.anchor(explanation.section)}"}
 
 
+def _interval(figures: Mapping[str, Any], statistic: str) -> tuple[float | None, float | None]:
+    """A statistic of a metric's figures as the least and the most it can be
+    (equal unless a censored value could move it; math.inf: no bound), or
+    (None, None) without values. A mean is unbounded with any censored value."""
+    if statistic == "mean":
+        taken = [*figures["values"], *figures.get("bounds", [])]
+        if not taken:
+            return None, None
+        mean = statistics.fmean(taken)
+        return mean, math.inf if figures.get("bounds") else mean
+    least = figures[statistic]
+    if least is None or statistic not in figures.get("at_least", []):
+        return least, least
+    most = figures["at_most"].get(statistic)
+    return least, math.inf if most is None else most
+
+
 def _evaluate(check: Check, study: Study, medians: Medians) -> dict[str, Any]:
     columns = study.columns
     comparisons = []
+    unknown = (None, None)
     for numerator, denominator in study.check_configurations(check):
-        top = medians.get(_key(numerator, columns), {}).get(check.metric)
-        bottom = None if denominator is None else medians.get(_key(denominator, columns), {}).get(check.metric)
-        value = check.compared(top, bottom)
+        top = medians.get(_key(numerator, columns), {}).get(check.metric, unknown)
+        bottom = unknown if denominator is None else medians.get(_key(denominator, columns), {}).get(
+            check.metric, unknown)
+        value = check.compared(top[0], bottom[0])
+        # Monotone in each median (up in the numerator's, down in the denominator's).
+        least, most = check.compared(top[0], bottom[1]), check.compared(top[1], bottom[0])
         ratio = difference = None
-        if top is not None and bottom is not None:
-            ratio, difference = (top / bottom if bottom else None), top - bottom
-        comparisons.append({"numerator": numerator, "denominator": denominator, "numerator_median": top,
-                            "denominator_median": bottom,
+        if top[0] is not None and bottom[0] is not None:
+            ratio, difference = (top[0] / bottom[0] if bottom[0] else None), top[0] - bottom[0]
+        comparisons.append({"numerator": numerator, "denominator": denominator, "numerator_median": top[0],
+                            "denominator_median": bottom[0],
                             # Without a denominator the bound is on the numerator's median itself.
-                            "ratio": ratio if denominator is not None else top, "difference": difference,
-                            "value": value, "holds": None if value is None else check.holds(value)})
+                            "ratio": ratio if denominator is not None else top[0], "difference": difference,
+                            "value": value,
+                            # With a censored median: the least and the most the value can be (None: no bound).
+                            "value_range": None if least is None or most is None or least == most
+                            else [least, None if math.isinf(most) else most],
+                            "holds": None if least is None or most is None else check.holds_over(least, most)})
     outcomes = [comparison["holds"] for comparison in comparisons]
     holds = False if False in outcomes else (None if None in outcomes else True)
     return {"id": check.id, "statement": " ".join(check.statement.split()),
@@ -188,15 +251,16 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
     campaigns = chosen_campaigns(study, store, campaign_ids)
     columns = study.columns
     configurations = [{"configuration": entry["configuration"], "failed": entry["failed"],
-                       "host_not_kept_up": entry["host_not_kept_up"],
+                       "timed_out": entry["timed_out"], "host_not_kept_up": entry["host_not_kept_up"],
                        "flags": flags(entry["host_not_kept_up"], entry["done"]),
                        "diagnostics": entry["diagnostics"],
-                       "metrics": {metric: {"values": values, **spread(values),
+                       "metrics": {metric: {"values": values, "bounds": entry["bounds"][metric],
+                                            **censored_spread(values, entry["bounds"][metric]),
                                             "runs": entry["runs_measured"][metric]}
                                    for metric, values in entry["values"].items()}}
                       for entry in collect(study, store, campaigns, prefer).values()]
     by_key = {_key(entry["configuration"], columns): entry for entry in configurations}
-    medians = {key: {metric: figures["median"] for metric, figures in entry["metrics"].items()}
+    medians = {key: {metric: _interval(figures, "median") for metric, figures in entry["metrics"].items()}
                for key, entry in by_key.items()}
     published_std = {(_key(figure.configuration, columns), figure.metric): figure.value
                      for figure in study.published if figure.statistic == "std"}
@@ -205,24 +269,30 @@ def make_report(study: Study, store: Store, campaign_ids: list[str] | None = Non
         key = _key(figure.configuration, columns)
         entry = by_key.get(key)
         figures = None if entry is None else entry["metrics"][figure.metric]
-        ours = None if figures is None else figures[figure.statistic if figure.statistic != "mean" else "median"]
-        if figure.statistic == "mean" and figures is not None and figures["values"]:
-            ours = statistics.fmean(figures["values"])
+        ours, most = (None, None) if figures is None else _interval(figures, figure.statistic)
         band = study.band_for(figure.configuration)
         # A central figure (median, mean) is held to its band; a spread is reported, not judged.
         judged = figure.statistic != "std"
         ratio = ours / figure.value if ours is not None and figure.value else None
+        ratio_most = None if ratio is None or most is None else most / figure.value
         rows.append({"configuration": figure.configuration, "metric": figure.metric, "statistic": figure.statistic,
                      "published": figure.value, "source": figure.source, "satlab": ours,
                      "q1": None if figures is None else figures["q1"], "q3": None if figures is None else figures["q3"],
                      "n": 0 if figures is None else figures["n"], "runs": 0 if figures is None else figures["runs"],
                      "failed": 0 if entry is None else entry["failed"],
+                     "timed_out": 0 if entry is None else entry["timed_out"],
                      # Beside a central figure, the spread the study gives for it, and satlab's.
                      "published_std": published_std.get((key, figure.metric)) if judged else None,
                      "satlab_std": None if figures is None or not judged else figures["std"],
                      "ratio": ratio, "band": band.describe() if judged else None,
                      "band_reason": " ".join(band.reason.split()) if judged else None,
-                     "in_band": band.holds(ratio) if ratio is not None and judged else None,
+                     # Which of satlab's figures a censored value could raise, and its own most:
+                     # the band may then hold, fail, or be left open.
+                     "satlab_at_least": ([] if ours is None or most == ours else ["satlab"])
+                     + [name for name in ("q1", "q3") if figures is not None and name in figures["at_least"]],
+                     "satlab_at_most": None if most is None or math.isinf(most) or most == ours else most,
+                     "in_band": band.holds_over(ratio, ratio_most)
+                     if ratio is not None and ratio_most is not None and judged else None,
                      "flags": [] if entry is None else entry["flags"],
                      "explanation": _explanation(study.explanation_of(figure.configuration))})
     checks = [_evaluate(check, study, medians) for check in study.spec.checks]
@@ -264,8 +334,34 @@ def _count(figures: Mapping[str, Any]) -> str:
 
 
 def _values(check: Mapping[str, Any]) -> str:
-    """Each comparison's compared value (a ratio, a difference, a median), as the check's bounds read it."""
-    return ", ".join(_number(comparison.get("value", comparison["ratio"])) for comparison in check["comparisons"])
+    """Each comparison's compared value (a ratio, a difference, a median), as
+    the check's bounds read it; with a censored median, its least and most."""
+    def value(comparison: Mapping[str, Any]) -> str:
+        if comparison.get("value_range"):
+            least, most = comparison["value_range"]
+            return f"≥{_number(least)}" if most is None else f"{_number(least)}–{_number(most)}"
+        return _number(comparison.get("value", comparison["ratio"]))
+    return ", ".join(value(comparison) for comparison in check["comparisons"])
+
+
+def _failed(row: Mapping[str, Any]) -> str:
+    """How many of a row's or configuration's runs failed, and of them timed out (their times censored)."""
+    if not row["failed"]:
+        return ""
+    return f" ({row['failed']} failed" + (f", {row['timed_out']} timed out" if row.get("timed_out") else "") + ")"
+
+
+def _ratio(row: Mapping[str, Any]) -> str:
+    """A row's ratio to the published figure, with ≥ where satlab's is a bound."""
+    return ("≥" if "satlab" in row.get("satlab_at_least", []) else "") + _number(row["ratio"])
+
+
+def _spread_cell(figures: Mapping[str, Any], at_least: Iterable[str], number: Callable[[float | None], str],
+                 central: str = "median", dash: str = "–") -> str:
+    """central [q1–q3], each with ≥ before it where a censored value could raise it."""
+    bounds = set(at_least)
+    cell = {name: ("≥" if name in bounds else "") + number(figures[name]) for name in (central, "q1", "q3")}
+    return f"{cell[central]} [{cell['q1']}{dash}{cell['q3']}]"
 
 
 def _link(explanation: Mapping[str, str] | None) -> str:
@@ -289,8 +385,8 @@ def format_markdown(report: Mapping[str, Any]) -> str:
     for row in report["rows"]:
         if row["statistic"] == "std":
             continue
-        ours = "-" if row["satlab"] is None else f"{_number(row['satlab'])} [{_number(row['q1'])}–{_number(row['q3'])}]"
-        failed = f" ({row['failed']} failed)" if row["failed"] else ""
+        ours = "-" if row["satlab"] is None else _spread_cell(row, row.get("satlab_at_least", []), _number, "satlab")
+        failed = _failed(row)
         spreads = (f" {_number(row.get('published_std'))} | {_number(row.get('satlab_std'))} |" if deviations else "")
         verdict = {True: "yes", False: "**no**", None: "-"}[row["in_band"]]
         if row["in_band"] is False and row.get("explanation"):
@@ -300,7 +396,7 @@ def format_markdown(report: Mapping[str, Any]) -> str:
             verdict += f" ({'; '.join(row['flags'])})"
         lines.append(f"| {' | '.join(_levels(row['configuration'], axes))} | {row['metric']} | "
                      f"{_number(row['published'])} | {ours} | {_count(row)}{failed} |{spreads} "
-                     f"{_number(row['ratio'])} | {row['band']} | {verdict} |")
+                     f"{_ratio(row)} | {row['band']} | {verdict} |")
     if explained:
         lines += ["", *(f"({index}) {_link(row['explanation'])}" for index, row in enumerate(explained, 1))]
     metrics = list(report["metrics"])
@@ -309,8 +405,10 @@ def format_markdown(report: Mapping[str, Any]) -> str:
     for configuration in report["configurations"]:
         figures = [configuration["metrics"][metric] for metric in metrics]
         cells = [*_levels(configuration["configuration"], axes),
-                 *(f"{_number(f['median'])} [{_number(f['q1'])}–{_number(f['q3'])}] ({_count(f)})" if f["n"] else "-"
-                   for f in figures), str(configuration["failed"])]
+                 *(f"{_spread_cell(f, f.get('at_least', []), _number)} ({_count(f)})" if f["n"] else "-"
+                   for f in figures),
+                 str(configuration["failed"])
+                 + (f" ({configuration['timed_out']} timed out)" if configuration.get("timed_out") else "")]
         lines.append(f"| {' | '.join(cells)} |")
     lines += ["", "| check | statement | bound's reason | values | holds |", "|---|---|---|---|---|"]
     for check in report["checks"]:
@@ -353,17 +451,18 @@ def format_report(report: Mapping[str, Any]) -> str:
     header = [*axes, "metric", "statistic", "published", "satlab [IQR]", "n", "ratio", "band", "in band"]
     table = [header]
     for row in report["rows"]:
-        ours = _number(row["satlab"])
+        at_least = row.get("satlab_at_least", [])
+        ours = ("≥" if "satlab" in at_least else "") + _number(row["satlab"])
         if row["statistic"] == "median" and row["q1"] is not None:
-            ours += f" [{_number(row['q1'])}-{_number(row['q3'])}]"
+            ours = _spread_cell(row, at_least, _number, "satlab", dash="-")
         published = _number(row["published"])
         if row.get("published_std") is not None or row.get("satlab_std") is not None:
             published += f" sd {_number(row.get('published_std'))}"
             ours += f" sd {_number(row.get('satlab_std'))}"
         verdict = {True: "yes", False: "NO", None: "-"}[row["in_band"]] + ("  [!]" if row.get("flags") else "")
         table.append([*_levels(row["configuration"], axes), row["metric"], row["statistic"], published,
-                      ours, _count(row) + (f" ({row['failed']} failed)" if row["failed"] else ""),
-                      _number(row["ratio"]), row["band"] or "", verdict])
+                      ours, _count(row) + _failed(row),
+                      _ratio(row), row["band"] or "", verdict])
     widths = [max(len(str(cells[column])) for cells in table) for column in range(len(header))]
     lines += ["  ".join(str(cell).ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
               for cells in table]
@@ -388,19 +487,23 @@ def format_report(report: Mapping[str, Any]) -> str:
 
 def report_csv(report: dict[str, Any], out: TextIO) -> None:
     """One row per published figure; values in columns named with their
-    metric (and so their unit); n counts values, runs the runs that gave them."""
+    metric (and so their unit); n counts values, runs the runs that gave
+    them; satlab_at_least names the figures that are bounds (satlab, q1,
+    q3: a run the time limit stopped counts at its bound), satlab_at_most
+    satlab's most (empty: exact, or no bound)."""
     axes = list(report["axes"])
-    metrics = [metric for metric in METRICS if any(row["metric"] == metric for row in report["rows"])]
-    kinds = ("published", "satlab", "q1", "q3", "published_std", "satlab_std")
+    metrics = list(dict.fromkeys(row["metric"] for row in report["rows"]))  # as the rows first name them
+    kinds = ("published", "satlab", "q1", "q3", "published_std", "satlab_std", "satlab_at_most")
     value_columns = [f"{kind}_{metric}" for metric in metrics for kind in kinds]
     writer = csv.writer(out)
-    writer.writerow([*axes, "statistic", *value_columns, "n", "runs", "failed", "ratio", "band", "in_band", "source",
-                     "flags"])
+    writer.writerow([*axes, "statistic", *value_columns, "satlab_at_least", "n", "runs", "failed", "timed_out",
+                     "ratio", "band", "in_band", "source", "flags"])
     for row in report["rows"]:
         values = {f"{kind}_{row['metric']}": row.get(kind) for kind in kinds}
         writer.writerow([*(row["configuration"].get(axis, "") for axis in axes), row["statistic"],
                          *("" if values.get(column) is None else values[column] for column in value_columns),
-                         row["n"], row.get("runs", ""), row["failed"],
+                         " ".join(row.get("satlab_at_least", [])), row["n"], row.get("runs", ""), row["failed"],
+                         row.get("timed_out", ""),
                          "" if row["ratio"] is None else row["ratio"], row["band"] or "",
                          {True: "yes", False: "no", None: ""}[row["in_band"]], row["source"],
                          "; ".join(row.get("flags", []))])

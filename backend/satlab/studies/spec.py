@@ -35,6 +35,7 @@ study's README.md that says more.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal
 
@@ -48,6 +49,17 @@ Label = Annotated[str, Field(min_length=1, max_length=40)]
 Selection = dict[str, list[str]]
 # The pseudo-axis that names a configuration's experiment (studies with experiments only).
 EXPERIMENT = "experiment"
+
+
+def within(least: float, most: float, low: float, high: float) -> bool | None:
+    """Whether a figure known to lie in [least, most] lies in [low, high]
+    (math.inf: no bound): True if all of it does, False if none of it does,
+    None if a censored value leaves it open."""
+    if low <= least and most <= high:
+        return True
+    if most < low or least > high:
+        return False
+    return None
 
 
 class Axis(Strict):
@@ -70,11 +82,19 @@ class Band(Strict):
             raise ValueError("give exactly one of within_percent or within_factor")
         return self
 
-    def holds(self, ratio: float) -> bool:
+    def range(self) -> tuple[float, float]:
+        """The ratios in the band."""
         if self.within_percent is not None:
-            return abs(ratio - 1) <= self.within_percent / 100
+            return 1 - self.within_percent / 100, 1 + self.within_percent / 100
         assert self.within_factor is not None
-        return 1 / self.within_factor <= ratio <= self.within_factor
+        return 1 / self.within_factor, self.within_factor
+
+    def holds(self, ratio: float) -> bool:
+        return self.holds_over(ratio, ratio) is True
+
+    def holds_over(self, least: float, most: float) -> bool | None:
+        """Whether the ratio, known to lie in [least, most], is in the band (within)."""
+        return within(least, most, *self.range())
 
     def describe(self) -> str:
         return (f"±{self.within_percent:g} %" if self.within_percent is not None
@@ -125,7 +145,12 @@ class Check(Strict):
         return top / bottom if bottom else None
 
     def holds(self, value: float) -> bool:
-        return (self.at_least is None or value >= self.at_least) and (self.at_most is None or value <= self.at_most)
+        return self.holds_over(value, value) is True
+
+    def holds_over(self, least: float, most: float) -> bool | None:
+        """Whether the compared value, known to lie in [least, most], is within the bounds (within)."""
+        return within(least, most, -math.inf if self.at_least is None else self.at_least,
+                      math.inf if self.at_most is None else self.at_most)
 
     def comparisons(self, defaults: Mapping[str, str]) -> Iterator[tuple[dict[str, str], dict[str, str] | None]]:
         """Each (numerator, denominator or None) selection the check compares."""

@@ -74,17 +74,6 @@ def test_a_timed_out_run_whose_host_did_not_keep_up_is_left_out_like_a_late_fini
     assert bbr_with_late.censored == {"download_time_s": [1457.5]}
 
 
-def test_censored_figures_are_exact_where_no_longer_time_could_move_them():
-    plain = compare.censored_spread([100.0, 200.0, 300.0], [])
-    assert (plain["censored"], plain["at_least"], plain["std"]) == (0, [], 100.0)
-    # Four values, the censored largest: the median is 200 and 300's, whatever the fourth.
-    figures = compare.censored_spread([100.0, 200.0, 300.0], [1450.0])
-    assert (figures["n"], figures["median"], figures["at_least"]) == (4, 250.0, ["q3", "max"])
-    # More than half censored: the median too is a bound, and so is the least when all are.
-    assert compare.censored_spread([100.0], [1450.0, 1452.0])["at_least"] == ["median", "q1", "q3", "max"]
-    assert compare.censored_spread([], [1450.0, 1452.0])["at_least"] == ["median", "q1", "q3", "min", "max"]
-
-
 def test_a_time_is_censored_only_when_every_flow_it_takes_was_still_running():
     metric = compare.METRICS["download_time_s"]
     two = {"iteration": 0, "limit_s": 100.0, "flows": [

@@ -10,10 +10,11 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
+from satlab.api.models.studies import StudyReport
 from satlab.engine.summary import jain_index
 from satlab.service.store import Store
 from satlab.studies import campaign, format_markdown, format_report, load_study, make_report, report_csv
-from satlab.studies.report import run_diagnostics, spread
+from satlab.studies.report import censored_spread, run_diagnostics, spread
 from tests.conftest import LABS
 from tests.studies.toy import write_toy
 from tests.test_store import PROVENANCE
@@ -48,9 +49,11 @@ def study_like(levels: Levels) -> float:
 
 def store_study_run(store: Store, campaign_id: str, value_of: Callable[[Levels, int, int], float],
                     iterations: int | None = 3, quick: bool = False, fail: int | None = None,
-                    only: dict[str, list[str]] | None = None) -> None:
+                    only: dict[str, list[str]] | None = None,
+                    stopped: Callable[[Levels, int], float | None] = lambda levels, iteration: None) -> None:
     """A study run (of the one-flow experiment unless `only` says) whose flows took value_of(levels,
-    iteration, flow) seconds; item `fail` failed before any flow."""
+    iteration, flow) seconds; item `fail` failed before any flow; the time limit stopped the runs
+    stopped(levels, iteration) gives a time for, their flows then running for that long."""
     spec, items = campaign(STUDY, only={"experiment": ["one-flow"]} if only is None else only, iterations=iterations)
     store.create_campaign(campaign_id, spec.name, spec.model_dump(mode="json"), [item.to_dict() for item in items],
                           STUDY.id, quick)
@@ -63,6 +66,14 @@ def store_study_run(store: Store, campaign_id: str, value_of: Callable[[Levels, 
             store.set_item(campaign_id, item.item_index, "failed", run_id)
             continue
         levels = STUDY.configuration_of(item.parameters)
+        if (bound := stopped(levels, item.iteration)) is not None:
+            taken = [{"flow": index, "direction": "download", "finished": False, "download_time_at_least_s": bound,
+                      "bytes_acked": 12_000_000} for index in range(item.scenario.flows[0].count)]
+            store.finish_run(run_id, {"run_id": run_id, "status": "failed", "flows": [], "iterations": [],
+                                      "error": "the flows did not finish within 1458 s",
+                                      "timed_out": {"iteration": 0, "limit_s": 1458.0, "flows": taken}})
+            store.set_item(campaign_id, item.item_index, "failed", run_id)
+            continue
         flows = [{"flow": index, "group": 0, "transport": "tcp", "cc": "cubic", "bytes": 20971520,
                   "download_time_s": value_of(levels, item.iteration, index)}
                  for index in range(item.scenario.flows[0].count)]
@@ -91,6 +102,68 @@ def test_every_check_holds_on_figures_that_follow_the_study(store):
     medians = [row for row in report["rows"] if row["statistic"] == "median"]
     assert all(row["ratio"] == pytest.approx(1.0) and row["in_band"] for row in medians)
     assert len(medians) == 27 and all(row["n"] == 3 for row in medians)
+
+
+def test_runs_the_time_limit_stopped_count_at_their_bounds_and_leave_open_what_they_could_move(store):
+    def stopped(levels, iteration):
+        cubic = levels["transport"] == "tcp-cubic"
+        if cubic and levels["channel"] == "dvb-train" and levels["tunnel"] == "none":
+            return 1458.0 if iteration < 2 else None  # two of three: its median is at least 1,458 s, no most
+        if cubic and levels["channel"] == "dvb-train" and levels["tunnel"] == "S(2,100)":
+            return study_like(levels) if iteration < 2 else None  # two of three, at the finished run's time
+        if cubic and levels["channel"] == "ideal" and levels["tunnel"] == "none":
+            return 1458.0 if iteration == 0 else None  # one of three: the median is the finished runs'
+        return None
+    store_study_run(store, "c1", lambda levels, iteration, flow: study_like(levels), stopped=stopped)
+    report = make_report(STUDY, store)
+    unprotected = row_of(report, channel="dvb-train", transport="tcp-cubic", tunnel="none")
+    assert (unprotected["satlab"], unprotected["n"], unprotected["runs"], unprotected["failed"]) == (1458.0, 3, 3, 2)
+    assert (unprotected["satlab_at_least"], unprotected["satlab_at_most"]) == (["satlab", "q1", "q3"], None)
+    assert unprotected["in_band"] is False  # at least 3.6 x the study's 405.91 s: beyond x 1.5 whatever it was
+    protected = row_of(report, channel="dvb-train", transport="tcp-cubic", tunnel="S(2,100)")
+    assert "satlab" in protected["satlab_at_least"] and protected["in_band"] is None  # ratio 1 or more: open
+    ideal = row_of(report, channel="ideal", transport="tcp-cubic", tunnel="none")
+    # Its median is the finished runs' whatever the third's time; its q3 lies between them and it.
+    assert (ideal["satlab"], ideal["satlab_at_least"], ideal["in_band"]) == (17.84, ["q3"], True)
+    configuration = next(entry for entry in report["configurations"]
+                         if entry["configuration"] == unprotected["configuration"])
+    figures = configuration["metrics"]["flow_download_time_s"]
+    assert (configuration["timed_out"], figures["bounds"], figures["censored"]) == (2, [1458.0, 1458.0], 2)
+    assert figures["at_most"] == {"median": None, "q1": None, "q3": None, "max": None}
+    checks = {check["id"]: check for check in report["checks"]}
+    # A censored numerator only makes the ratio larger: at least 1,458 / 17.84 holds "at least 3".
+    (hurt,) = checks["losses-hurt-cubic-dvb"]["comparisons"]
+    assert hurt["value_range"] == [pytest.approx(1458.0 / 17.84), None] and hurt["holds"] is True
+    # "at most 1.25" with a ratio of at least 1 and no most: neither held nor failed.
+    assert checks["only-s2-brings-cubic-to-ideal-dvb"]["holds"] is None
+    assert checks["losses-hurt-cubic-optical"]["comparisons"][0]["value_range"] is None  # exact medians
+    StudyReport.model_validate(report)  # as GET .../report types it for the browser
+    markdown = format_markdown(report)
+    # q1 lies between the finished run's 405.91 s and the bound.
+    assert "| ≥1458.00 [≥931.96–≥1458.00] | 3 (2 failed, 2 timed out) | - | - | ≥3.59 |" in markdown
+    assert "| ≥81.73 | yes |" in markdown  # losses-hurt-cubic-dvb's ratio
+    line = next(line for line in format_report(report).splitlines() if "≥1458.00 [≥931.96-≥1458.00]" in line)
+    assert "3 (2 failed, 2 timed out)" in line and " ≥3.59 " in line
+    out = io.StringIO()
+    report_csv(report, out)
+    row = next(row for row in csv.DictReader(io.StringIO(out.getvalue()))
+               if (row["channel"], row["transport"], row["tunnel"], row["statistic"])
+               == ("dvb-train", "tcp-cubic", "none", "median"))
+    assert (row["satlab_flow_download_time_s"], row["satlab_at_least"], row["timed_out"]) == ("1458.0", "satlab q1 q3",
+                                                                                             "2")
+
+
+def test_a_censored_figure_is_exact_where_no_longer_time_could_move_it():
+    plain = censored_spread([100.0, 200.0, 300.0], [])
+    assert (plain["censored"], plain["at_least"], plain["at_most"], plain["std"]) == (0, [], {}, 100.0)
+    # Four values, one censored at 250: the median is 225 to 250 (200 and the 3rd value, 250 to 300);
+    # q3 and the largest have no most; q1 is 100 and 200's, whatever the censored value.
+    figures = censored_spread([100.0, 200.0, 300.0], [250.0])
+    assert (figures["n"], figures["median"], figures["at_least"]) == (4, 225.0, ["median", "q3", "max"])
+    assert figures["at_most"] == {"median": 250.0, "q3": None, "max": None}
+    # More than half censored: the median has no most, and the least is a bound only when all are.
+    assert censored_spread([100.0], [1450.0, 1452.0])["at_least"] == ["median", "q1", "q3", "max"]
+    assert censored_spread([], [1450.0, 1452.0])["at_least"] == ["median", "q1", "q3", "min", "max"]
 
 
 def test_a_check_fails_when_satlab_disagrees(store):
@@ -161,7 +234,8 @@ def test_five_flows_pool_every_flows_download(store):
     assert (figures["n"], figures["runs"]) == (25, 5)
     assert figures["median"] == 23.0  # the runs' means, 36 + 0.8 x iteration, would give 37.6
     assert figures["values"].count(100.0) == 5
-    assert entry["metrics"]["sender_dsack_undos"] == {**spread([]), "values": [], "runs": 0}
+    assert entry["metrics"]["sender_dsack_undos"] == {**censored_spread([], []), "values": [], "bounds": [],
+                                                      "runs": 0}
 
 
 def test_report_gives_the_studys_standard_deviation_beside_satlabs(store):
@@ -224,8 +298,13 @@ def test_report_csv_names_its_units(store):
     out = io.StringIO()
     report_csv(make_report(STUDY, store), out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-    assert {"published_flow_download_time_s", "satlab_flow_download_time_s", "q1_flow_download_time_s",
-            "published_std_flow_download_time_s", "satlab_std_flow_download_time_s", "n", "runs"} <= set(rows[0])
+    # The page's CSV of a shipped report has the same columns (frontend/.../report-csv.test.ts).
+    assert list(rows[0]) == [*STUDY.columns, "statistic",
+                             *(f"{kind}_flow_download_time_s" for kind in ("published", "satlab", "q1", "q3",
+                                                                          "published_std", "satlab_std",
+                                                                          "satlab_at_most")),
+                             "satlab_at_least", "n", "runs", "failed", "timed_out", "ratio", "band", "in_band",
+                             "source", "flags"]
     assert (rows[0]["channel"], rows[0]["published_flow_download_time_s"], rows[0]["in_band"]) == (
         "ideal", "17.84", "yes")
     assert rows[0]["published_std_flow_download_time_s"] == "0.34"

@@ -108,6 +108,15 @@ class ReportRow(Public):
                                "the flows of those runs.")
     runs: int | None = Field(default=None, description="Runs that gave a value (absent from older reports).")
     failed: int
+    timed_out: int | None = Field(default=None, description="Of the failed, the runs the time limit stopped: "
+                                                            "each of their download times counts at its bound "
+                                                            "(absent from older reports).")
+    satlab_at_least: list[Literal["satlab", "q1", "q3"]] = Field(
+        default=[], description="satlab's figures a longer time of a timed-out run could raise: each is the least "
+                                "it can be (absent from older reports).")
+    satlab_at_most: float | None = Field(default=None, description="With satlab in satlab_at_least: the most "
+                                                                   "it can be; null: no bound (absent from "
+                                                                   "older reports).")
     published_std: float | None = Field(default=None, description="Beside a median: the standard deviation the "
                                                                   "study gives for it (absent from older reports).")
     satlab_std: float | None = Field(default=None, description="Beside a median: the sample standard deviation "
@@ -115,7 +124,8 @@ class ReportRow(Public):
     ratio: float | None = Field(description="satlab / published.")
     band: str | None = Field(description="The band a median must be in; null for other statistics.")
     band_reason: str | None
-    in_band: bool | None
+    in_band: bool | None = Field(description="null: not measured, not judged (a spread), or left open by a "
+                                             "timed-out run (satlab in satlab_at_least).")
     explanation: Explanation | None = Field(default=None, description="The recipe's, where one selects this "
                                                                        "configuration (absent from older reports).")
     flags: list[str] = Field(default=[], description="What weakens the figure: \"host could not keep up (k of n "
@@ -135,6 +145,15 @@ class MetricFigures(Public):
     max: float | None
     runs: int | None = Field(default=None, description="Runs that gave the values; fewer than n for a pooled "
                                                        "metric (absent from older reports).")
+    bounds: list[float] = Field(default=[], description="The timed-out runs' censored values: each at least "
+                                                        "this; n counts them (absent from older reports).")
+    censored: int | None = Field(default=None, description="How many bounds (absent from older reports).")
+    at_least: list[Literal["median", "q1", "q3", "min", "max"]] = Field(
+        default=[], description="The figures a censored value could raise: each is the least it can be "
+                                "(absent from older reports).")
+    at_most: dict[str, float | None] = Field(default={}, description="For each of at_least, the most it can be; "
+                                                                     "null: no bound (absent from older "
+                                                                     "reports).")
 
 
 class ReportConfiguration(Public):
@@ -143,6 +162,8 @@ class ReportConfiguration(Public):
     instead of `metrics`."""
     configuration: Configuration
     failed: int
+    timed_out: int | None = Field(default=None, description="Of the failed, those the time limit stopped "
+                                                            "(absent from older reports).")
     host_not_kept_up: int | None = Field(default=None, description="Its runs whose host did not keep up "
                                                                    "(satlink late): they measure the host too "
                                                                    "(absent from older reports).")
@@ -173,7 +194,11 @@ class CheckComparison(Public):
     value: float | None = Field(default=None, description="What the bounds apply to: the ratio, the difference "
                                                           "or the median, as the check's `compare` says (absent "
                                                           "from older reports).")
-    holds: bool | None = Field(description="null: a median is missing.")
+    value_range: list[float | None] | None = Field(
+        default=None, description="With a censored median: the least and the most the value can be (the "
+                                  "most null: no bound); null: the medians are exact (absent from older reports).")
+    holds: bool | None = Field(description="null: a median is missing, or a censored one leaves it open "
+                                           "(value_range).")
 
 
 class ReportCheck(Public):

@@ -40,6 +40,13 @@ export interface BoxPlotProps<Datum> {
   references?: { group: string; value: number }[];
   /** What the references are, for the legend and the description: "published median". */
   referenceLabel?: string;
+  /**
+   * Whether a datum is censored: its true value is at least value(datum) (a run the time limit
+   * stopped). It counts at its bound in the box, and is drawn hollow.
+   */
+  censored?: (datum: Datum) => boolean;
+  /** What a censored point is, for the legend: "a run the time limit stopped (at least)". */
+  censoredLabel?: string;
 }
 
 const height = 300;
@@ -68,6 +75,8 @@ export function BoxPlot<Datum>(props: BoxPlotProps<Datum>) {
     formatValue,
     references = [],
     referenceLabel = 'reference',
+    censored = () => false,
+    censoredLabel = 'censored: at least its value',
   } = props;
   const titleId = useId();
   // Drawn at its container's width (one SVG unit per pixel: text keeps its size), or wider, in a
@@ -95,7 +104,10 @@ export function BoxPlot<Datum>(props: BoxPlotProps<Datum>) {
   const description = `${title}: ${groups
     .map((one) => {
       const summary = stats.get(one.key);
-      const measured = summary ? `${one.label}: median ${formatValue(summary.median)} of ${summary.n}` : `${one.label}: no values`;
+      const bounds = (byGroup.get(one.key) ?? []).filter(censored).length;
+      const measured = summary
+        ? `${one.label}: median ${bounds > 0 ? 'at least ' : ''}${formatValue(summary.median)} of ${summary.n}${bounds > 0 ? ` (${bounds} at least their value)` : ''}`
+        : `${one.label}: no values`;
       const compared = references.filter((reference) => reference.group === one.key);
       return [measured, ...compared.map((reference) => `${referenceLabel} ${formatValue(reference.value)}`)].join(', ');
     })
@@ -112,6 +124,7 @@ export function BoxPlot<Datum>(props: BoxPlotProps<Datum>) {
             { label: 'quartiles, median', kind: 'area', like: '.box' },
             { label: 'Tukey whiskers', kind: 'line', like: '.box-whisker' },
             { label: pointLabel, kind: 'point', like: '.box-point' },
+            ...(data.some(censored) ? [{ label: censoredLabel, kind: 'point' as const, like: '.box-point-censored' }] : []),
             { label: referenceLabel, kind: 'line', like: '.box-reference' },
           ],
           table: () =>
@@ -160,7 +173,7 @@ export function BoxPlot<Datum>(props: BoxPlotProps<Datum>) {
                 {points.map((datum, index) => (
                   <circle
                     key={index}
-                    className="box-point"
+                    className={censored(datum) ? 'box-point box-point-censored' : 'box-point'}
                     cx={centre + (index - (points.length - 1) / 2) * step}
                     cy={yScale(value(datum))}
                     r={pointRadius}

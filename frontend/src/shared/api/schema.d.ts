@@ -1297,7 +1297,7 @@ export interface components {
             difference: number | null;
             /**
              * Holds
-             * @description null: a median is missing.
+             * @description null: a median is missing, or a censored one leaves it open (value_range).
              */
             holds: boolean | null;
             /** Numerator */
@@ -1313,6 +1313,11 @@ export interface components {
              * @description What the bounds apply to: the ratio, the difference or the median, as the check's `compare` says (absent from older reports).
              */
             value: number | null;
+            /**
+             * Value Range
+             * @description With a censored median: the least and the most the value can be (the most null: no bound); null: the medians are exact (absent from older reports).
+             */
+            value_range: (number | null)[] | null;
         };
         /** CheckStatement */
         CheckStatement: {
@@ -2555,6 +2560,31 @@ export interface components {
          * @description Every value satlab measured of one metric for one configuration.
          */
         MetricFigures: {
+            /**
+             * At Least
+             * @description The figures a censored value could raise: each is the least it can be (absent from older reports).
+             * @default []
+             */
+            at_least: ("median" | "q1" | "q3" | "min" | "max")[];
+            /**
+             * At Most
+             * @description For each of at_least, the most it can be; null: no bound (absent from older reports).
+             * @default {}
+             */
+            at_most: {
+                [key: string]: number | null;
+            };
+            /**
+             * Bounds
+             * @description The timed-out runs' censored values: each at least this; n counts them (absent from older reports).
+             * @default []
+             */
+            bounds: number[];
+            /**
+             * Censored
+             * @description How many bounds (absent from older reports).
+             */
+            censored: number | null;
             /** Max */
             max: number | null;
             /** Median */
@@ -3064,6 +3094,11 @@ export interface components {
             q3: number | null;
             /** Std */
             std: number | null;
+            /**
+             * Timed Out
+             * @description Of the failed, those the time limit stopped (absent from older reports).
+             */
+            timed_out: number | null;
             /** Values */
             values: number[] | null;
         };
@@ -3094,7 +3129,10 @@ export interface components {
              * @default []
              */
             flags: string[];
-            /** In Band */
+            /**
+             * In Band
+             * @description null: not measured, not judged (a spread), or left open by a timed-out run (satlab in satlab_at_least).
+             */
             in_band: boolean | null;
             /** Metric */
             metric: string;
@@ -3133,6 +3171,17 @@ export interface components {
              */
             satlab: number | null;
             /**
+             * Satlab At Least
+             * @description satlab's figures a longer time of a timed-out run could raise: each is the least it can be (absent from older reports).
+             * @default []
+             */
+            satlab_at_least: ("satlab" | "q1" | "q3")[];
+            /**
+             * Satlab At Most
+             * @description With satlab in satlab_at_least: the most it can be; null: no bound (absent from older reports).
+             */
+            satlab_at_most: number | null;
+            /**
              * Satlab Std
              * @description Beside a median: the sample standard deviation of satlab's values (absent from older reports).
              */
@@ -3144,6 +3193,11 @@ export interface components {
              * @enum {string}
              */
             statistic: "median" | "mean" | "std";
+            /**
+             * Timed Out
+             * @description Of the failed, the runs the time limit stopped: each of their download times counts at its bound (absent from older reports).
+             */
+            timed_out: number | null;
         };
         /** ReportSummary */
         ReportSummary: {

@@ -40,12 +40,14 @@ export function ReportCharts({ report, table }: ReportChartsProps) {
             data={chart.points}
             group={(point) => point.group}
             value={(point) => point.value}
-            describe={(point) => `${point.group}: ${formatWithUnit(chart.metric)(point.value)}`}
+            describe={(point) => `${point.group}: ${point.censored ? 'at least ' : ''}${formatWithUnit(chart.metric)(point.value)}`}
             xLabel={chart.boxAxis}
             yLabel={metricLabel(chart.metric)}
             formatValue={formatWithUnit(chart.metric)}
             references={chart.published}
             referenceLabel="published median"
+            censored={(point) => point.censored}
+            censoredLabel="a run the time limit stopped (at least)"
           />
         ))}
       </div>

@@ -1,6 +1,6 @@
 import type { ReportCheck, Study } from '../api/types';
 import { explanationOf } from '../logic/explanations';
-import { checkBoundText, checkVerdict, comparedColumn, comparedText, configurationLabel, mediansText, metricLabel } from '../logic/report';
+import { checkBoundText, checkVerdict, comparedColumn, comparedText, comparisonVerdict, configurationLabel, mediansText, metricLabel } from '../logic/report';
 import { WhyNote } from './why-note';
 
 export interface ReportChecksProps {
@@ -19,7 +19,7 @@ export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
       <h3 id="study-checks-heading">The study's conclusions, checked on satlab's medians</h3>
       <ul className="study-checks">
         {checks.map((check) => {
-          const verdict = checkVerdict('holds' in check ? check.holds : null);
+          const verdict = checkVerdict('holds' in check ? check : null);
           return (
             <li key={check.id} className={`study-check check-${verdict.replaceAll(' ', '-')}`} aria-labelledby={`check-${check.id}`}>
               <p id={`check-${check.id}`}>
@@ -53,7 +53,7 @@ export function ReportChecks({ studyId, checks, axes }: ReportChecksProps) {
                           <td>{comparison.denominator ? configurationLabel(comparison.denominator, axes) : '–'}</td>
                           <td className="number">{mediansText(check, comparison)}</td>
                           <td className="number">{comparedText(check, comparison)}</td>
-                          <td>{checkVerdict(comparison.holds) === 'holds' ? 'yes' : checkVerdict(comparison.holds) === 'fails' ? 'no' : '–'}</td>
+                          <td>{{ holds: 'yes', fails: 'no', open: 'open', 'not measured': '–' }[comparisonVerdict(comparison)]}</td>
                         </tr>
                       ))}
                     </tbody>

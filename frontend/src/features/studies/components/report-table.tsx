@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useId } from 'react';
 import type { ReportRow } from '../api/types';
 import { explanationOf } from '../logic/explanations';
-import { bandVerdict, commonSource, configurationLabel, type ExperimentTable, formatFigure, metricLabel, satlabFigure } from '../logic/report';
+import { bandVerdict, commonSource, configurationLabel, type ExperimentTable, failedText, formatFigure, metricLabel, ratioText, satlabFigure } from '../logic/report';
 import { WhyNote } from './why-note';
 
 export interface ReportTableProps {
@@ -119,9 +119,9 @@ function MetricCells({ row }: { row: ReportRow | undefined }) {
       <td className="number">{satlabFigure(row)}</td>
       <td className="number">
         {row.n}
-        {row.failed > 0 && ` (${row.failed} failed)`}
+        {failedText(row)}
       </td>
-      <td className="number">{formatFigure(row.ratio, 3)}</td>
+      <td className="number">{ratioText(row)}</td>
       <td>
         <BandMark row={row} />
       </td>
@@ -137,7 +137,7 @@ function BandMark({ row }: { row: ReportRow }) {
   const tipId = useId();
   const verdict = bandVerdict(row);
   if (row.band === null) return <span className="muted">–</span>;
-  const sign = { 'in band': '✓ ', 'out of band': '✗ ', 'not measured': '', 'not judged': '' }[verdict];
+  const sign = { 'in band': '✓ ', 'out of band': '✗ ', open: '? ', 'not measured': '', 'not judged': '' }[verdict];
   // Escape hides the tip (WCAG 1.4.13): the button lets go of the focus that shows it.
   const dismiss = (event: KeyboardEvent<HTMLButtonElement>) => event.key === 'Escape' && event.currentTarget.blur();
   return (
@@ -148,6 +148,7 @@ function BandMark({ row }: { row: ReportRow }) {
       </button>
       <span role="tooltip" id={tipId} className="band-tip">
         Band {row.band}: {row.band_reason}
+        {verdict === 'open' && ' Open: runs the time limit stopped count at their bound, and a longer time could take the median either side of the band.'}
       </span>
     </span>
   );

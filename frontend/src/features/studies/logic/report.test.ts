@@ -5,7 +5,11 @@ import { backendStudyConfigurations } from '../../../test/backend-studies';
 import type { ReportConfiguration, StudyDetail, StudyReport } from '../api/types';
 import {
   bandVerdict,
+  checkVerdict,
   commonSource,
+  comparisonVerdict,
+  failedText,
+  ratioText,
   boundText,
   boxCharts,
   checkBoundText,
@@ -73,6 +77,23 @@ describe('satlabFigure and bandVerdict', () => {
     expect(bandVerdict(row)).toBe(row.in_band ? 'in band' : 'out of band');
   });
 
+  it('marks the figures a timed-out run could raise, and leaves a band they cross open', () => {
+    const row = report.rows.find((one) => one.statistic === 'median' && one.satlab !== null);
+    if (!row) throw new Error('the shipped report has a measured median');
+    // Two of three runs stopped at 1,458 s (backend/tests/studies/test_report.py makes such a report).
+    const stopped = { ...row, satlab: 1458, q1: 931.96, q3: 1458, published: 405.91, ratio: 1458 / 405.91, failed: 2, timed_out: 2 };
+    const out = { ...stopped, satlab_at_least: ['satlab' as const, 'q1' as const, 'q3' as const], satlab_at_most: null, in_band: false };
+    expect(satlabFigure(out)).toBe('≥1458.00 [≥931.96–≥1458.00]');
+    expect([ratioText(out), failedText(out), bandVerdict(out)]).toEqual(['≥3.592', ' (2 failed, 2 timed out)', 'out of band']);
+    const open = { ...out, in_band: null };
+    expect(bandVerdict(open)).toBe('open');
+    // Only its q3 a bound: the median is exact, and so is the verdict.
+    const exact = { ...row, satlab_at_least: ['q3' as const] };
+    expect(satlabFigure(exact)).toBe(`${row.satlab?.toFixed(2)} [${row.q1?.toFixed(2)}–≥${row.q3?.toFixed(2)}]`);
+    expect(bandVerdict(exact)).toBe(bandVerdict(row));
+    expect(failedText({ ...row, failed: 1, timed_out: 0 })).toBe(' (1 failed)');
+  });
+
   it('gives a spread without an IQR, never judged', () => {
     const row = report.rows.find((one) => one.statistic === 'std');
     expect(row && bandVerdict(row)).toBe('not judged');
@@ -94,6 +115,15 @@ describe('boxCharts', () => {
     const pairs = new Set(oneFlow.map((entry) => `${entry.configuration.channel} · ${entry.configuration.transport}`));
     expect(charts.map((chart) => chart.title).sort()).toEqual([...pairs].sort());
     expect(charts.every((chart) => chart.boxAxis === 'tunnel')).toBe(true);
+  });
+
+  it('draws a run the time limit stopped as a censored point at its bound', () => {
+    const [first, ...others] = oneFlow;
+    const figures = configurationMetrics(first)[metric];
+    const stopped = { ...first, metrics: { [metric]: { ...figures, bounds: [1458] } } };
+    const points = boxCharts(report, metric, [stopped, ...others]).flatMap((chart) => chart.points);
+    expect(points.filter((point) => point.censored)).toEqual([{ group: first.configuration.tunnel, value: 1458, censored: true }]);
+    expect(points.filter((point) => !point.censored)).toHaveLength(charts.flatMap((chart) => chart.points).length);
   });
 
   it('draws the published median on each box that has one', () => {
@@ -163,6 +193,7 @@ describe('runs and checks', () => {
       ratio: 23.56 / 17.38,
       difference: 23.56 - 17.38,
       value: 23.56 - 17.38,
+      value_range: null,
       holds: true,
     };
     const check = { compare: 'difference' as const, metric: 'flow_download_time_s', at_least: null, at_most: 7, comparisons: [comparison] };
@@ -179,6 +210,20 @@ describe('runs and checks', () => {
     const alone = { ...check, compare: null, at_most: 20, comparisons: [{ ...comparison, denominator: null, ratio: 23.56 }] };
     expect(checkBoundText(alone)).toBe('Each median must be ≤ 20 s');
     expect(comparedText(alone, alone.comparisons[0])).toBe('23.560');
+  });
+
+  it('gives a censored comparison as its range, and its verdict open where the range crosses the bound', () => {
+    const exact = { numerator: {}, denominator: {}, numerator_median: 20, denominator_median: 17.84, ratio: 20 / 17.84, difference: 20 - 17.84, value: 20 / 17.84, value_range: null, holds: true };
+    const atLeast = { ...exact, numerator_median: 1458, ratio: 1458 / 17.84, value: 1458 / 17.84, value_range: [1458 / 17.84, null] };
+    const open = { ...exact, value_range: [1.02, null], holds: null };
+    const ratio = { compare: 'ratio' as const, metric: 'flow_download_time_s', comparisons: [exact] };
+    expect([comparedText(ratio, atLeast), comparedText(ratio, { ...open, value_range: [1.02, 1.31] })]).toEqual(['≥ 81.726', '1.020–1.310']);
+    expect(comparedText({ ...ratio, compare: 'difference' as const }, { ...open, value_range: [2.5, null] })).toBe('≥ 2.50 s');
+    expect([atLeast, open, { ...exact, holds: false }, { ...exact, holds: null }].map(comparisonVerdict)).toEqual(['holds', 'open', 'fails', 'not measured']);
+    expect(checkVerdict({ holds: null, comparisons: [exact, open] })).toBe('open');
+    expect(checkVerdict({ holds: null, comparisons: [open, { ...exact, holds: null }] })).toBe('not measured');
+    expect(checkVerdict({ holds: true, comparisons: [exact] })).toBe('holds');
+    expect(checkVerdict(null)).toBe('not measured');
   });
 
   it('says where a report comes from', () => {
@@ -247,6 +292,7 @@ describe('a study of several experiments (Martin & Khademi)', () => {
     const entry = (configuration: Record<string, string>, goodput: number[], acks: number[]): ReportConfiguration => ({
       configuration,
       failed: 0,
+      timed_out: 0,
       host_not_kept_up: null,
       flags: [],
       diagnostics: null,
@@ -260,8 +306,8 @@ describe('a study of several experiments (Martin & Khademi)', () => {
       min: null,
       max: null,
       metrics: {
-        download_goodput_mbps: { values: goodput, n: goodput.length, median: goodput[0], q1: goodput[0], q3: goodput[0], std: null, min: null, max: null, runs: null },
-        ack_frames_sent: { values: acks, n: acks.length, median: acks[0] ?? null, q1: null, q3: null, std: null, min: null, max: null, runs: null },
+        download_goodput_mbps: { values: goodput, n: goodput.length, median: goodput[0], q1: goodput[0], q3: goodput[0], std: null, min: null, max: null, runs: null, bounds: [], censored: 0, at_least: [], at_most: {} },
+        ack_frames_sent: { values: acks, n: acks.length, median: acks[0] ?? null, q1: null, q3: null, std: null, min: null, max: null, runs: null, bounds: [], censored: 0, at_least: [], at_most: {} },
       },
     });
     const bulk = { experiment: 'bulk', download: 'ngtcp2-bbr1', loss: '0', upload: '', uplink: '', competition: '' };
@@ -282,7 +328,7 @@ describe('a study of several experiments (Martin & Khademi)', () => {
     expect(charts.map((chart) => [chart.title, chart.groups.map((group) => group.key)])).toEqual([['Each download', ['ngtcp2-bbr1', 'picoquic-bbr1']]]);
     // One configuration: a box named by its last axis with a level (not by an axis its experiment does not vary).
     const [single] = boxCharts(measured, 'ack_frames_sent', bulkTable?.entries.slice(0, 1));
-    expect([single.boxAxis, single.points]).toEqual(['loss', [{ group: '0', value: 4100 }]]);
+    expect([single.boxAxis, single.points]).toEqual(['loss', [{ group: '0', value: 4100, censored: false }]]);
     // The upload experiment's line has its published mean and satlab's median side by side.
     const line = tables.find((table) => table.name === 'upload-ngtcp2')?.lines.find((one) => one.cells.download_goodput_mbps.satlab !== null);
     expect([line?.cells.download_goodput_mbps.published, line?.cells.download_goodput_mbps.satlab]).toEqual([8.74, 6.2]);

@@ -39,6 +39,9 @@ export function tableRows(study: Study, report: StudyReport | null): ReportRow[]
     n: 0,
     runs: null,
     failed: 0,
+    timed_out: null,
+    satlab_at_least: [],
+    satlab_at_most: null,
     ratio: null,
     band: null,
     band_reason: null,
@@ -144,6 +147,9 @@ export function experimentTables(study: Study, report: StudyReport | null): Expe
           n: figures.n,
           runs: figures.runs,
           failed: entry.failed,
+          timed_out: timedOutOf(entry),
+          satlab_at_least: rowBounds(figures),
+          satlab_at_most: figures.at_most?.median ?? null,
           flags: [],
           explanation: null,
           ratio: null,
@@ -200,19 +206,52 @@ export const configurationLabel = (configuration: Configuration, axes: string[])
     .filter(Boolean)
     .join(' · ');
 
-/** satlabFigure is satlab's side of a row: "17.87 [17.87–17.88]" for a median with its IQR. */
-export function satlabFigure(row: ReportRow): string {
-  if (row.satlab === null) return '–';
-  const iqr = row.statistic === 'median' && row.q1 !== null && row.q3 !== null ? ` [${formatFigure(row.q1)}–${formatFigure(row.q3)}]` : '';
-  return `${formatFigure(row.satlab)}${iqr}`;
+/**
+ * A run the time limit stopped counts at its bound (backend/satlab/studies/report.py): the
+ * figures it could raise are the least they can be. Reports made before it carry no bounds.
+ */
+type Bounded = 'satlab' | 'q1' | 'q3';
+export const satlabBounds = (row: ReportRow): Bounded[] => (row as { satlab_at_least?: Bounded[] }).satlab_at_least ?? [];
+
+/** rowBounds are a metric's bounded figures as a row names them (its median is the row's satlab). */
+function rowBounds(figures: MetricFigures): Bounded[] {
+  const atLeast = (figures as { at_least?: string[] }).at_least ?? [];
+  return (['median', 'q1', 'q3'] as const).filter((name) => atLeast.includes(name)).map((name) => (name === 'median' ? 'satlab' : name));
 }
 
-export type BandVerdict = 'in band' | 'out of band' | 'not measured' | 'not judged';
+const timedOutOf = (entry: ReportConfiguration) => (entry as { timed_out?: number | null }).timed_out ?? null;
 
-/** bandVerdict: medians are held to a band once measured; other statistics are reported, not judged. */
+/** failedText is a row's failed runs, and of them timed out: " (2 failed, 2 timed out)"; '' for none. */
+export function failedText(row: ReportRow): string {
+  if (row.failed === 0) return '';
+  const timedOut = (row as { timed_out?: number | null }).timed_out;
+  return ` (${row.failed} failed${timedOut ? `, ${timedOut} timed out` : ''})`;
+}
+
+/**
+ * satlabFigure is satlab's side of a row: "17.87 [17.87–17.88]" for a median with its IQR, "≥"
+ * before a figure a timed-out run could raise.
+ */
+export function satlabFigure(row: ReportRow): string {
+  if (row.satlab === null) return '–';
+  const bounds = satlabBounds(row);
+  const figure = (name: Bounded, value: number | null) => `${bounds.includes(name) ? '≥' : ''}${formatFigure(value)}`;
+  const iqr = row.statistic === 'median' && row.q1 !== null && row.q3 !== null ? ` [${figure('q1', row.q1)}–${figure('q3', row.q3)}]` : '';
+  return `${figure('satlab', row.satlab)}${iqr}`;
+}
+
+/** ratioText is a row's ratio to the published figure, with "≥" where satlab's is a bound. */
+export const ratioText = (row: ReportRow) => `${satlabBounds(row).includes('satlab') && row.ratio !== null ? '≥' : ''}${formatFigure(row.ratio, 3)}`;
+
+export type BandVerdict = 'in band' | 'out of band' | 'open' | 'not measured' | 'not judged';
+
+/**
+ * bandVerdict: medians are held to a band once measured, unless a timed-out run leaves it open
+ * (satlab a bound whose range crosses the band); other statistics are reported, not judged.
+ */
 export function bandVerdict(row: ReportRow): BandVerdict {
   if (row.band === null) return 'not judged';
-  if (row.in_band === null) return 'not measured';
+  if (row.in_band === null) return row.satlab !== null && satlabBounds(row).includes('satlab') ? 'open' : 'not measured';
   return row.in_band ? 'in band' : 'out of band';
 }
 
@@ -223,8 +262,8 @@ export interface BoxChart {
   metric: string;
   /** The boxes, in the axis's order. */
   groups: { key: string; label: string }[];
-  /** Every value satlab measured, by box. */
-  points: { group: string; value: number }[];
+  /** Every value satlab measured, by box; censored: a run the time limit stopped, at least this. */
+  points: { group: string; value: number; censored: boolean }[];
   /** The published central figure (median or mean) of each box that has one. */
   published: { group: string; value: number }[];
   /** The axis the boxes are levels of. */
@@ -240,14 +279,15 @@ const sameLevels = (a: Configuration, b: Configuration, axes: string[]) => axes.
 export function configurationMetrics(entry: ReportConfiguration): Record<string, MetricFigures> {
   if (entry.metrics) return entry.metrics;
   const { values, n, median, q1, q3, std, min, max } = entry as unknown as MetricFigures;
-  return { download_time_s: { values, n, median, q1, q3, std, min, max, runs: null } };
+  return { download_time_s: { values, n, median, q1, q3, std, min, max, runs: null, bounds: [], censored: null, at_least: [], at_most: {} } };
 }
 
 /**
  * boxCharts lays one metric of the report's configurations out as charts: one per combination
  * of the varied axes but the last, whose levels are the boxes (a chart per channel and transport,
  * a box per tunnel), so that a chart's values share a scale. Each box has the published median
- * (or mean) drawn on it.
+ * (or mean) drawn on it; a run the time limit stopped is a point at its bound, as the report's
+ * figures take it.
  */
 export function boxCharts(report: StudyReport, metric = 'download_time_s', entries = report.configurations): BoxChart[] {
   const configurations = entries.map((entry) => entry.configuration);
@@ -268,9 +308,14 @@ export function boxCharts(report: StudyReport, metric = 'download_time_s', entri
       title: chartAxes.length > 0 ? configurationLabel(combination, chartAxes) : `Each ${boxAxis}`,
       metric,
       groups: levels.map((level) => ({ key: level, label: level })),
-      points: members.flatMap((entry) =>
-        (configurationMetrics(entry)[metric]?.values ?? []).map((value) => ({ group: entry.configuration[boxAxis], value })),
-      ),
+      points: members.flatMap((entry) => {
+        const figures = configurationMetrics(entry)[metric];
+        const group = entry.configuration[boxAxis];
+        return [
+          ...(figures?.values ?? []).map((value) => ({ group, value, censored: false })),
+          ...((figures as { bounds?: number[] } | undefined)?.bounds ?? []).map((value) => ({ group, value, censored: true })),
+        ];
+      }),
       published: published.flatMap((row) => (row.published === null ? [] : [{ group: row.configuration[boxAxis], value: row.published }])),
       boxAxis,
     });
@@ -329,16 +374,35 @@ export function mediansText(check: Pick<ReportCheck, 'compare' | 'comparisons'>,
   return `${formatFigure(comparison.numerator_median)} ${operator} ${formatFigure(comparison.denominator_median)}`;
 }
 
-/** comparedText is the value a comparison's bound applies to: its ratio (3 decimals), its difference with its unit ("6.18 s"), or its median. */
+/** valueRange is a comparison's least and most (null: no most) where a censored median makes it a range; null where exact. */
+const valueRange = (comparison: CheckComparison) => (comparison as { value_range?: (number | null)[] | null }).value_range ?? null;
+
+/**
+ * comparedText is the value a comparison's bound applies to: its ratio (3 decimals), its
+ * difference with its unit ("6.18 s"), or its median; with a censored median, its range ("≥ 81.726",
+ * "1.020–1.310").
+ */
 export function comparedText(check: Pick<ReportCheck, 'compare' | 'comparisons' | 'metric'>, comparison: CheckComparison): string {
-  if (checkCompare(check) !== 'difference') return formatFigure(comparison.ratio, 3);
-  const difference = comparison.difference ?? null;
-  return difference === null ? formatFigure(difference) : formatWithUnit(check.metric)(difference);
+  const difference = checkCompare(check) === 'difference';
+  const text = (value: number | null) => (difference && value !== null ? formatWithUnit(check.metric)(value) : formatFigure(value, difference ? 2 : 3));
+  const range = valueRange(comparison);
+  if (range) return range[1] === null ? `≥ ${text(range[0])}` : `${text(range[0])}–${text(range[1])}`;
+  return text(difference ? (comparison.difference ?? null) : comparison.ratio);
 }
 
-export type CheckVerdict = 'holds' | 'fails' | 'not measured';
+export type CheckVerdict = 'holds' | 'fails' | 'open' | 'not measured';
 
-export const checkVerdict = (holds: boolean | null): CheckVerdict => (holds === null ? 'not measured' : holds ? 'holds' : 'fails');
+/** comparisonVerdict: a comparison holds or fails; one a censored median leaves undecided is open. */
+export const comparisonVerdict = (comparison: CheckComparison): CheckVerdict =>
+  comparison.holds === null ? (valueRange(comparison) ? 'open' : 'not measured') : comparison.holds ? 'holds' : 'fails';
+
+/** checkVerdict: a check's, from its comparisons (null: a statement without a report, not measured). */
+export function checkVerdict(check: Pick<ReportCheck, 'holds' | 'comparisons'> | null): CheckVerdict {
+  if (check === null) return 'not measured';
+  if (check.holds !== null) return check.holds ? 'holds' : 'fails';
+  const verdicts = check.comparisons.map(comparisonVerdict);
+  return verdicts.length > 0 && verdicts.every((verdict) => verdict === 'holds' || verdict === 'open') ? 'open' : 'not measured';
+}
 
 /**
  * The configurations the backend computes for a study (its one computation of the matrix,
