@@ -32,7 +32,7 @@ UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio"
 IDENTIFIERS = {"iteration", "flow", "group", "item_index", "configuration", "seed"}
 TEXT = {"run_id", "campaign_id", "name", "link", "direction", "hop", "transport", "cc", "status", "error",
         "flow_error", "latecomer", "short_beside_long", "host_kept_up",
-        "realtime_threads"}
+        "realtime_threads", "time_limit_finished"}
 MATRIX = {"flows.0.cc": ["cubic", "bbr"], "tunnel": [None, {"k": 5, "z": 100}]}
 
 
@@ -194,6 +194,23 @@ def test_summary_csv_of_a_run_without_flows_has_one_row(store):
     assert len(rows) == 1
     assert (rows[0]["status"], rows[0]["error"], rows[0]["flow"], rows[0]["goodput_mbps"]) == (
         "failed", "satlink exited 1", "", "")
+
+
+def test_summary_csv_of_a_run_its_time_limit_stopped_has_what_each_flow_had_taken(store):
+    store.create_run("000000", SCENARIO, PROVENANCE)
+    taken = [{"flow": 0, "direction": "download", "finished": False, "download_time_at_least_s": 1457.5,
+              "bytes_acked": 12_070_528},
+             {"flow": 1, "direction": "upload", "finished": True, "download_time_at_least_s": None,
+              "bytes_acked": 1_000_000}]
+    store.finish_run("000000", {"run_id": "000000", "status": "failed", "flows": [], "iterations": [],
+                                "error": "the flows did not finish within 1458 s",
+                                "timed_out": {"iteration": 0, "limit_s": 1458.0, "flows": taken}})
+    rows = read(summary_csv, store, "000000")
+    assert [(row["iteration"], row["flow"], row["direction"], row["time_limit_finished"],
+             row["download_time_at_least_s"], row["time_limit_acked_bytes"], row["download_time_s"])
+            for row in rows] == [("0", "0", "download", "False", "1457.5", "12070528", ""),
+                                 ("0", "1", "upload", "True", "", "1000000", "")]
+    assert {row["error"] for row in rows} == {"the flows did not finish within 1458 s"}
 
 
 def test_summary_csv_reports_flow_errors_beside_the_run_error(store):

@@ -104,8 +104,14 @@ def _iteration_columns() -> list[str]:
     return [*columns, *FIDELITY_COLUMNS.values()]
 
 
-# A summary row's figures: the flow's, then its iteration's.
-FLOW_COLUMNS = [*FLOW_SUMMARY_COLUMNS.values(), *_iteration_columns()]
+# A flow of the iteration a run's time limit stopped (satlab.engine.runner: TimeLimitExceeded), as its
+# result's timed_out keeps it: whether it had finished, how long it had been sending (the least its
+# download time would have been; empty if it had finished or never started) and its bytes acknowledged.
+TIME_LIMIT_COLUMNS = {"finished": "time_limit_finished", "download_time_at_least_s": "download_time_at_least_s",
+                      "bytes_acked": "time_limit_acked_bytes"}
+
+# A summary row's figures: the flow's, what it had taken at a time limit, then its iteration's.
+FLOW_COLUMNS = [*FLOW_SUMMARY_COLUMNS.values(), *TIME_LIMIT_COLUMNS.values(), *_iteration_columns()]
 
 # The suffixes a numeric column ends with; a column without one holds text or an identifier.
 UNIT_SUFFIXES = ("_s", "_ms", "_mbps", "_bytes", "_packets", "_frames", "_ratio", "_index", "_runs")

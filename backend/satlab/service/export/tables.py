@@ -27,6 +27,7 @@ from satlab.service.export.columns import (
     LINK_DIRECTIONS,
     LINK_SAMPLE_COLUMNS,
     PEP_SAMPLE_COLUMNS,
+    TIME_LIMIT_COLUMNS,
     TUNNEL_SAMPLE_COLUMNS,
 )
 from satlab.service.store import FlowSummaryRow, IterationRow, RunRow, Store
@@ -98,14 +99,22 @@ def _flow_value(flow: FlowSummaryRow, key: str, scenario: dict[str, Any]) -> Any
 
 
 def _flow_rows(store: Store, run: RunRow | None) -> list[tuple[int | None, list[Any]]]:
-    """(iteration, FLOW_COLUMNS values) per iteration and flow of a run; one
-    row of empty values for a run that is missing or has no flows."""
-    if run is None or not run.flows:
+    """(iteration, FLOW_COLUMNS values) per iteration and flow of a run, then
+    per flow of the iteration its time limit stopped (what the flow had
+    taken: TIME_LIMIT_COLUMNS); one row of empty values for a run that is
+    missing or has no flows."""
+    stopped = ((run.result or {}).get("timed_out") if run is not None else None) or {}
+    if run is None or not (run.flows or stopped):
         return [(None, [None] * len(FLOW_COLUMNS))]
     iterations = {row.iteration: row for row in store.iterations(run.run_id)}
-    return [(flow.iteration, [*(_flow_value(flow, key, run.scenario) for key in FLOW_SUMMARY_COLUMNS),
-                              *_iteration_values(iterations.get(flow.iteration))])
-            for flow in run.flows]
+    rows: list[tuple[int | None, list[Any]]] = [
+        (flow.iteration, [*(_flow_value(flow, key, run.scenario) for key in FLOW_SUMMARY_COLUMNS),
+                          *[None] * len(TIME_LIMIT_COLUMNS), *_iteration_values(iterations.get(flow.iteration))])
+        for flow in run.flows]
+    return rows + [(stopped["iteration"], [*(taken.get(key) if key in ("flow", "direction") else None
+                                             for key in FLOW_SUMMARY_COLUMNS),
+                                           *(taken.get(key) for key in TIME_LIMIT_COLUMNS), *_iteration_values(None)])
+                   for taken in stopped.get("flows", [])]
 
 
 def summary(store: Store, run_id: str) -> Table:
