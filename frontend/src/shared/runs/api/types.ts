@@ -40,6 +40,8 @@ export type RunArtifacts = Schemas['RunArtifacts'];
 export type RunResult = Schemas['RunResult'];
 /** Whether the host kept up with a run (its tools' lateness, load, steal), and who measured. */
 export type RunFidelity = Schemas['RunFidelity'];
+/** The iteration a run's time limit stopped, and what each of its flows had taken by then. */
+export type TimedOut = Schemas['TimedOut'];
 
 /** A run as GET api/runs lists it. */
 export type RunListItem = Schemas['RunSummary'];

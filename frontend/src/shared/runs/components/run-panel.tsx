@@ -4,7 +4,7 @@ import { Measure } from '../../../components/help';
 import { SelectField } from '../../../components/form';
 import { useQueuePlace } from '../hooks/use-queue-place';
 import { useRunView } from '../hooks/use-run-view';
-import { describeForwardChannel, describeScenario, formatDuration } from '../logic/run-format';
+import { describeForwardChannel, describeScenario, describeTimeLimit, formatDuration } from '../logic/run-format';
 import { glossary } from '../logic/glossary';
 import { queueLabel } from '../logic/queue-place';
 import { isFinished, phaseLabel } from '../logic/run-view';
@@ -95,6 +95,7 @@ export function RunPanel({ runId, onClone, canClone = () => true, actions }: Run
               The run failed: {failure}
             </p>
           )}
+          {result?.timed_out && <p className="notice">{describeTimeLimit(result.timed_out)}</p>}
           {phase === 'cancelled' && <p className="notice">The run was cancelled; everything it built was torn down.</p>}
           {otherErrors.map((error) => (
             <p key={error} className="error" role="alert">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../api/types';
 import { flowGroupOf, scenarioOf, tunnelOf } from '../../../test/api-fixtures';
-import { describeForwardChannel, describeScenario, formatDuration, formatNumber, formatSize } from './run-format';
+import { describeForwardChannel, describeScenario, describeTimeLimit, formatDuration, formatNumber, formatSize } from './run-format';
 
 describe('formatting', () => {
   it('prints figures and durations with their units', () => {
@@ -9,6 +9,20 @@ describe('formatting', () => {
     expect(formatNumber(null, 2)).toBe('–');
     expect(formatDuration(3.177)).toBe('3.2 s');
     expect(formatDuration(297.4)).toBe('4 min 57 s');
+  });
+});
+
+describe('describing a run its time limit stopped', () => {
+  it("gives each flow's least download time and how far it had got", () => {
+    const flows = [
+      { flow: 0, direction: 'download', finished: false, download_time_at_least_s: 1457.5, bytes_acked: 12_070_528 },
+      { flow: 1, direction: 'download', finished: true, download_time_at_least_s: null, bytes_acked: 20_971_520 },
+      { flow: 2, direction: 'upload', finished: false, download_time_at_least_s: null, bytes_acked: null },
+    ];
+    expect(describeTimeLimit({ iteration: 0, limit_s: 1458, flows })).toBe(
+      'Stopped at its time limit of 24 min 18 s in iteration 0: flow 0 (download) takes at least 24 min 18 s, 11.51 MiB acknowledged; ' +
+        'flow 1 (download) had finished; flow 2 (upload) had not started.',
+    );
   });
 });
 

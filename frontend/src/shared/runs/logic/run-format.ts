@@ -1,4 +1,4 @@
-import type { Scenario } from '../api/types';
+import type { Scenario, TimedOut } from '../api/types';
 
 /** How a run is written out wherever it shows: its figures, durations, sizes, scenario and channel. */
 
@@ -16,6 +16,21 @@ export function formatDuration(seconds: number): string {
 /** formatSize prints a transfer size compactly: bytes below 1 MiB, MiB above. */
 export const formatSize = (bytes: number) =>
   bytes < 2 ** 20 ? `${bytes.toLocaleString('en')} bytes` : `${Number((bytes / 2 ** 20).toFixed(2))} MiB`;
+
+/**
+ * describeTimeLimit says what a run its time limit stopped had done: each flow's least download
+ * time (it was still sending) and how far it had got, or that it had finished.
+ */
+export function describeTimeLimit({ iteration, limit_s, flows }: TimedOut): string {
+  const each = flows.map((flow) => {
+    const name = `flow ${flow.flow} (${flow.direction})`;
+    if (flow.finished) return `${name} had finished`;
+    const acked = flow.bytes_acked === null ? '' : `, ${formatSize(flow.bytes_acked)} acknowledged`;
+    const sending = flow.download_time_at_least_s === null ? 'had not started' : `takes at least ${formatDuration(flow.download_time_at_least_s)}`;
+    return `${name} ${sending}${acked}`;
+  });
+  return `Stopped at its time limit of ${formatDuration(limit_s)} in iteration ${iteration}: ${each.join('; ')}.`;
+}
 
 /** describeScenario says in a line what a run runs: each flow group, then the FEC tunnel. */
 export function describeScenario(scenario: Scenario): string {
