@@ -7,7 +7,9 @@
     catalog.py    loading, listing and finding the studies
     matrix.py     a study run's configurations and its campaign
     compare.py    any campaign's configurations side by side, with the metrics
+    spread.py     median, quartiles and range of values, censored ones too
     report.py     satlab's figures beside the published ones, and the checks
+    report_format.py  a report as text, Markdown and CSV
     fidelity.py   what a report says of its runs' fidelity, and which study runs it takes
 """
 
@@ -16,7 +18,8 @@ from satlab.studies.compare import compare_campaign, comparison_json, comparison
 from satlab.studies.fidelity import PREFER_CHOICES, Prefer
 from satlab.studies.matrix import StudyConfiguration, campaign, configurations
 from satlab.studies.metrics import METRICS
-from satlab.studies.report import format_markdown, format_report, make_report, report_csv
+from satlab.studies.report import make_report
+from satlab.studies.report_format import format_markdown, format_report, report_csv
 from satlab.studies.study import Study
 
 __all__ = ["METRICS", "PREFER_CHOICES", "Prefer", "Study", "StudyConfiguration", "campaign", "compare_campaign",

@@ -29,7 +29,7 @@ from typing import Any
 from satlab.service.campaign import format_value
 from satlab.service.store import Store
 from satlab.studies.metrics import METRICS
-from satlab.studies.report import censored_spread, spread
+from satlab.studies.spread import censored_spread, spread
 
 # What a comparison reports of the host beside the metrics, per kept run: how many runs shared it (the
 # mean over the run's time), and how late the emulated path was (the worse of satlink's and the tunnel's p99).

@@ -14,7 +14,8 @@ from satlab.api.models.studies import StudyReport
 from satlab.engine.summary import jain_index
 from satlab.service.store import Store
 from satlab.studies import campaign, format_markdown, format_report, load_study, make_report, report_csv
-from satlab.studies.report import censored_spread, run_diagnostics, spread
+from satlab.studies.report import run_diagnostics
+from satlab.studies.spread import censored_spread, spread
 from tests.conftest import LABS
 from tests.studies.toy import write_toy
 from tests.test_store import PROVENANCE
