@@ -13,7 +13,12 @@
  * until the head packet is due (timerfd, absolute CLOCK_MONOTONIC deadline;
  * due times never decrease, the model sees to it, so only the head matters)
  * and writes every due packet; its lateness (write time - due time) goes
- * into a histogram. Reader and writer are separate threads because a write
+ * into a histogram. A packet due at the same instant as the one before it
+ * (one frame; or, when the delay fell, the packets the FIFO held behind the
+ * one before) cannot leave before that one is written, so its lateness
+ * counts from then: a burst the model asks for is not taken for a host
+ * that fell behind, while a writer late for any other reason still is.
+ * Reader and writer are separate threads because a write
  * into a TUN runs the receiving namespace's network stack in the writer's
  * time slice, which must not delay the next read. They share a
  * single-producer single-consumer ring of packets. With a capture
@@ -144,7 +149,8 @@ static const char usage[] =
 	"                       from t_ms 0\n"
 	"  --delay-trace-period-ms P  start the delay trace over every P ms\n"
 	"                       Packets never overtake one another: a packet is due no\n"
-	"                       earlier than the one before it.\n"
+	"                       earlier than the one before it (and its lateness counts\n"
+	"                       from that one's write when both are due together).\n"
 	"  --buffer-bytes N     drop-tail buffer in bytes not yet serialised\n"
 	"  --buffer-packets N   ... or in packets not yet serialised\n"
 	"  --buffer-bdp X       ... or in multiples of rate x (ab delay + ba delay)\n"
@@ -318,6 +324,7 @@ static void *writer_main(void *arg)
 	/* The default 50 us timer slack would be lateness by design. */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	uint64_t head = atomic_load(&d->head);
+	uint64_t previous_due = UINT64_MAX, previous_written = 0; /* the packet before: its due time, its write's end */
 	while (!stop_requested()) {
 		if (head == atomic_load_explicit(&d->tail, memory_order_acquire)) {
 			atomic_store_explicit(&d->writer_idle, true, memory_order_seq_cst);
@@ -342,7 +349,11 @@ static void *writer_main(void *arg)
 		}
 		if (s->record != NULL)
 			link_capture_departure(s->record, now - start_ns, written);
-		histogram_add(&d->lateness, now - s->due_ns);
+		/* Due with the packet before it: leaves once that one is written. */
+		uint64_t leaves = s->due_ns == previous_due && previous_written > s->due_ns ? previous_written : s->due_ns;
+		histogram_add(&d->lateness, now > leaves ? now - leaves : 0);
+		previous_due = s->due_ns;
+		previous_written = now_ns();
 		atomic_store_explicit(&d->head, ++head, memory_order_release);
 	}
 	return NULL;
