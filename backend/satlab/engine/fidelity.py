@@ -7,7 +7,8 @@ load average and CPU steal (from /proc), how many runs shared the host
 tools (satlink, swf-tunnel, from /proc/<pid>/stat), and the lateness of
 the path's userspace hops, each from the histogram the tool keeps over its
 whole life and prints in its summary line: satlink's (how long after its
-due time each packet left the emulated link) and swf-tunnel's (how long
+due time each packet left the emulated link; for a packet due with the one
+before it, after that one's write) and swf-tunnel's (how long
 each datagram waited in the endpoint's socket after the kernel received
 it, and how long after its deadline each flush or hold timer fired); and
 whether those tools' forwarding threads ran under SCHED_FIFO, as their
