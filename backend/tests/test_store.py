@@ -416,6 +416,22 @@ def test_campaign_round_trips_with_progress(store):
     assert store.get_campaign("c2") is None
 
 
+def test_a_run_its_time_limit_stopped_lists_what_its_flows_had_taken(store):
+    timed_out = {"iteration": 0, "limit_s": 1458.0, "flows": [
+        {"flow": 0, "direction": "download", "finished": False, "download_time_at_least_s": 1457.5,
+         "bytes_acked": 12_070_528}]}
+    for run_id, result in (("000000", {**run_result("000000", iterations=0, status="failed",
+                                                   error="the flows did not finish within 1458 s"),
+                                       "timed_out": timed_out}),
+                           ("000001", run_result("000001"))):
+        store.create_run(run_id, SCENARIO, PROVENANCE)
+        store.set_run_status(run_id, "running")
+        store.finish_run(run_id, result)
+    runs, _ = store.list_runs()
+    assert {run.run_id: run.timed_out for run in runs} == {"000000": timed_out, "000001": None}
+    assert store.get_run("000000").timed_out == timed_out
+
+
 def test_unfaithful_items_are_the_finished_ones_whose_host_did_not_keep_up(store):
     items = [{"item_index": index, "configuration": 0, "iteration": index, "parameters": {},
               "scenario": SCENARIO} for index in range(5)]

@@ -307,6 +307,9 @@ class RunBase(Public):
 
 class RunSummary(RunBase):
     flows: list[FlowSummaryRow] = Field(description="Per-flow summaries (empty until the run ends).")
+    timed_out: TimedOut | None = Field(default=None, description="A failed run its time limit stopped: what each "
+                                                                 "flow of that iteration had taken (its "
+                                                                 "result.timed_out).")
 
 
 class RunPublic(RunBase):

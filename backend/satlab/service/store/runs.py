@@ -99,6 +99,7 @@ class RunSummaryRow:
     origin: RunOrigin | None  # None: not recorded (a lone run queued before satlab recorded origins)
     flows: tuple[FlowSummaryRow, ...]  # empty until the run ends
     host_kept_up: bool | None  # its fidelity verdict (None: unknown, or not finished)
+    timed_out: dict[str, Any] | None  # what its time limit stopped (its result's timed_out), else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,8 @@ _RUN_SUMMARY_FIELDS = ", ".join(f"runs.{column}" for column in (
 _RUN_JOINED = ("COALESCE(runs.owner, campaigns.owner) AS owned_by, students.name AS owner_name, "
                "campaigns.name AS campaign_name, campaigns.study AS campaign_study, "
                "CASE json_type(campaigns.spec_json, '$.scenario') WHEN 'text' "
-               "THEN json_extract(campaigns.spec_json, '$.scenario') END AS campaign_scenario")
+               "THEN json_extract(campaigns.spec_json, '$.scenario') END AS campaign_scenario, "
+               "json_extract(runs.result_json, '$.timed_out') AS timed_out_json")
 _RUN_JOINS = ("FROM runs LEFT JOIN campaigns ON campaigns.campaign_id = runs.campaign_id "
               "LEFT JOIN students ON students.student_id = COALESCE(runs.owner, campaigns.owner)")
 # A run its owner may see: their own, those shared with the class, those of their campaigns.

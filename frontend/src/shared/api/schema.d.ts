@@ -3556,6 +3556,8 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "done" | "failed" | "cancelled";
+            /** @description A failed run its time limit stopped: what each flow of that iteration had taken (its result.timed_out). */
+            timed_out: components["schemas"]["TimedOut"] | null;
         };
         /**
          * RunTable

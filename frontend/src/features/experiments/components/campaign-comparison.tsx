@@ -28,7 +28,9 @@ export interface CampaignComparisonProps {
 /**
  * CampaignComparison compares a campaign's configurations by one figure of their finished runs:
  * a box plot with every run as a point, a table of medians and means with each median's change
- * against a baseline configuration, and the runs that gave no figure, with why.
+ * against a baseline configuration, and the runs that gave no figure, with why. A run its time
+ * limit stopped is a hollow point at the least its download time can be, and a figure it could
+ * raise reads "≥".
  */
 export function CampaignComparison({ campaignId, items, runs, parameters }: CampaignComparisonProps) {
   const id = useId();
@@ -42,6 +44,10 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
   const failedOf = (index: number) => failed.filter((run) => run.item.configuration === index).length;
   const lateOf = (configuration: Configuration) => configuration.points.filter((point) => point.hostLate).length;
   const figure = (value: number | null | undefined) => formatNumber(value, metric.decimals);
+  // A figure a censored run (stopped at its time limit) could raise is its least.
+  const least = (atLeast: boolean, value: number | null | undefined) => `${atLeast && value !== null && value !== undefined ? '≥' : ''}${figure(value)}`;
+  const change = (percent: number | null, bound: 'at least' | 'at most' | null) =>
+    `${percent !== null && bound ? (bound === 'at least' ? '≥' : '≤') : ''}${formatChange(percent)}`;
   const name = metric.label.toLowerCase();
 
   return (
@@ -72,8 +78,10 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
         group={(point) => String(point.configuration)}
         value={(point) => point.value}
         describe={(point) =>
-          `run ${point.runId}, iteration ${point.iteration}: ${figure(point.value)} ${metric.unit}${point.hostLate ? ' (the host did not keep up)' : ''}`
+          `run ${point.runId}, iteration ${point.iteration}: ${point.censored ? 'at least ' : ''}${figure(point.value)} ${metric.unit}${point.hostLate ? ' (the host did not keep up)' : ''}`
         }
+        censored={(point) => point.censored}
+        censoredLabel="a run the time limit stopped (at least)"
         xLabel={parameters.join(' · ') || 'configuration'}
         yLabel={`${metric.label}, ${metric.unit}`}
         formatValue={(value) => `${figure(value)} ${metric.unit}`}
@@ -107,7 +115,7 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
             </tr>
           </thead>
           <tbody>
-            {rows.map(({ configuration, changePercent, isBaseline }) => (
+            {rows.map(({ configuration, changePercent, changeBound, isBaseline }) => (
               <tr key={configuration.index} className={isBaseline ? 'studied' : undefined}>
                 {parameters.length > 0 ? (
                   parameters.map((path, index) =>
@@ -125,9 +133,9 @@ export function CampaignComparison({ campaignId, items, runs, parameters }: Camp
                 <td>{configuration.stats?.n ?? 0}</td>
                 <td>{failedOf(configuration.index)}</td>
                 <td>{lateOf(configuration)}</td>
-                <td>{figure(configuration.stats?.median)}</td>
-                <td>{figure(configuration.stats?.mean)}</td>
-                <td>{isBaseline ? 'baseline' : formatChange(changePercent)}</td>
+                <td>{least(configuration.atLeast.median, configuration.stats?.median)}</td>
+                <td>{least(configuration.atLeast.mean, configuration.stats?.mean)}</td>
+                <td>{isBaseline ? 'baseline' : change(changePercent, changeBound)}</td>
               </tr>
             ))}
           </tbody>

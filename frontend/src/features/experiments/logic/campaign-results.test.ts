@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CampaignItem, FlowListRow, RunListItem } from '../../../shared/runs';
 import { campaignItemOf } from '../../../test/api-fixtures';
-import { campaignResults, comparisonRows, configurationLabel, runFigure } from './campaign-results';
+import { campaignResults, censoredFigure, comparisonRows, configurationLabel, runFigure } from './campaign-results';
 
 const flow = (download_time_s: number | null, patch: Partial<FlowListRow> = {}): FlowListRow => ({
   iteration: 0,
@@ -28,6 +28,7 @@ const run = (
   flows: FlowListRow[],
   error: string | null = null,
   host_kept_up: boolean | null = null,
+  timed_out: RunListItem['timed_out'] = null,
 ): RunListItem => ({
   run_id,
   name: 'geo-ideal-cc',
@@ -43,6 +44,7 @@ const run = (
   origin: { kind: 'campaign', name: 'geo-ideal-cc', lab: 'geo-ideal' },
   host_kept_up,
   flows,
+  timed_out,
 });
 
 const cc = (value: string) => ({ 'flows.0.cc': value });
@@ -73,8 +75,8 @@ describe('campaignResults', () => {
       [1, 'flows.0.cc=bbr', 'bbr'],
     ]);
     expect(configurations[0].points).toEqual([
-      { runId: 'r0', iteration: 0, value: 2.8, hostLate: false },
-      { runId: 'r2', iteration: 1, value: 3.0, hostLate: true },
+      { runId: 'r0', iteration: 0, value: 2.8, hostLate: false, censored: false },
+      { runId: 'r2', iteration: 1, value: 3.0, hostLate: true, censored: false },
     ]);
     expect(configurations[0].stats).toMatchObject({ n: 2, median: 2.9, mean: 2.9 });
     expect(configurations[1].stats).toMatchObject({ n: 1, median: 3.1 });
@@ -97,6 +99,52 @@ describe('campaignResults', () => {
 
   it('waits for a run the list does not have yet', () => {
     expect(campaignResults(items.slice(0, 1), [], 'download_time_s')).toMatchObject({ failed: [], configurations: [{ points: [] }] });
+  });
+});
+
+describe('a run its time limit stopped', () => {
+  const atLimit = (bound: number | null, finished = false) => ({
+    flow: 0,
+    direction: 'download',
+    finished,
+    download_time_at_least_s: bound,
+    bytes_acked: 12_070_528,
+  });
+  const stopped = (runId: string, bound: number) =>
+    run(runId, 'failed', [], 'the flows did not finish within 1458 s', true, { iteration: 0, limit_s: 1458, flows: [atLimit(bound)] });
+  const slow = [0, 1, 2].map((iteration) =>
+    campaignItemOf({ item_index: 10 + iteration, configuration: 2, iteration, parameters: cc('reno'), status: iteration < 2 ? 'failed' : 'done', run_id: `s${iteration}` }),
+  );
+  const slowRuns = [stopped('s0', 1457.5), stopped('s1', 1456.0), run('s2', 'done', [flow(900)])];
+
+  it('is a censored point at the least its download time can be, and still a failed run', () => {
+    const { configurations, failed } = campaignResults([...items, ...slow], [...runs, ...slowRuns], 'download_time_s');
+    const reno = configurations[2];
+    expect(reno.points.map((point) => [point.value, point.censored])).toEqual([
+      [1457.5, true],
+      [1456.0, true],
+      [900, false],
+    ]);
+    // Two of three at their bound: the median is one of them, a longer time raises it; so the mean.
+    expect([reno.stats?.median, reno.atLeast]).toEqual([1456.0, { median: true, mean: true }]);
+    expect(failed.find((one) => one.item.run_id === 's0')?.reason).toBe(
+      'the flows did not finish within 1458 s; its download time counts as at least 1457.5 s',
+    );
+    // Its change against cubic is at least what the bound gives; cubic's against it at most.
+    const rows = comparisonRows(configurations, 0);
+    expect([rows[2].changeBound, rows[2].changePercent]).toEqual(['at least', expect.closeTo(((1456 - 2.9) / 2.9) * 100, 6)]);
+    expect(comparisonRows(configurations, 2)[0].changeBound).toBe('at most');
+    // Only a download time is censored; one exact run among them leaves the median alone.
+    expect(campaignResults([...items, ...slow], [...runs, ...slowRuns], 'goodput_mbps').configurations[2].points).toHaveLength(1);
+  });
+
+  it('bounds nothing where a flow of the stopped iteration had finished or not started', () => {
+    const finished = run('f', 'failed', [], null, null, { iteration: 0, limit_s: 1458, flows: [atLimit(1457.5), { ...atLimit(null, true), flow: 1 }] });
+    const unstarted = run('u', 'failed', [], null, null, { iteration: 0, limit_s: 1458, flows: [atLimit(null)] });
+    expect([censoredFigure(finished, 'download_time_s'), censoredFigure(unstarted, 'download_time_s')]).toEqual([null, null]);
+    // An earlier iteration's finished flows count beside the stopped one's bound.
+    const later = run('l', 'failed', [flow(100)], null, null, { iteration: 1, limit_s: 1458, flows: [atLimit(1400)] });
+    expect(censoredFigure(later, 'download_time_s')).toBe(750);
   });
 });
 

@@ -20,6 +20,8 @@ export interface RunPoint {
   value: number;
   /** The host did not keep up with the run (its fidelity verdict): the point is kept, and counted. */
   hostLate: boolean;
+  /** A run its time limit stopped: its download time is at least value (censored), as satlab compare takes it. */
+  censored: boolean;
 }
 
 /** A configuration of the matrix and its finished runs. */
@@ -35,6 +37,8 @@ export interface Configuration {
   points: RunPoint[];
   /** null until a run finishes with the figure. */
   stats: BoxStats | null;
+  /** With censored points: the figures of stats a longer time could raise, each then the least it can be. */
+  atLeast: { median: boolean; mean: boolean };
 }
 
 /** A run of the campaign that gave no figure: it failed, or finished without it. */
@@ -70,10 +74,39 @@ export function runFigure(flows: FlowFigures[], metric: CampaignMetricKey): numb
 }
 
 /**
+ * censoredFigure is the least download time of a run its time limit stopped: the mean over its
+ * flows, those of the stopped iteration at how long they had been sending. null where that bounds
+ * nothing: another metric, a flow of that iteration that had finished (its time went with the
+ * iteration) or had not started. As satlab compare's Metric.at_least.
+ */
+export function censoredFigure(run: RunListItem, metric: CampaignMetricKey): number | null {
+  const stopped = run.timed_out;
+  if (metric !== 'download_time_s' || !stopped || stopped.flows.length === 0) return null;
+  const bounds = stopped.flows.map((flow) => (flow.finished ? null : flow.download_time_at_least_s));
+  if (bounds.some((bound) => bound === null)) return null;
+  const finished = run.flows.map((flow) => flow.download_time_s).filter((value): value is number => value !== null);
+  const values = [...finished, ...(bounds as number[])];
+  return values.reduce((total, value) => total + value, 0) / values.length;
+}
+
+/**
+ * atLeastOf says which of a configuration's median and mean a longer time of its censored points
+ * could raise: every figure grows with every value, so raising them far is the test.
+ */
+function atLeastOf(points: RunPoint[], stats: BoxStats | null): Configuration['atLeast'] {
+  if (!stats || !points.some((point) => point.censored)) return { median: false, mean: false };
+  const far = 2 * Math.max(...points.map((point) => point.value)) + 1;
+  const raised = boxStats(points.map((point) => (point.censored ? far : point.value)));
+  return { median: raised?.median !== stats.median, mean: true };
+}
+
+/**
  * campaignResults groups a campaign's finished runs by configuration (items from GET
  * api/campaigns/{id}, runs with their flows from GET api/runs?campaign_id=…), one point per run.
  * Items that are pending, running or cancelled are not results yet; failed ones, and runs done
- * without the figure, are listed with why.
+ * without the figure, are listed with why. A run its time limit stopped is listed too, and its
+ * download time is a censored point (censoredFigure): leaving it out would make a slow
+ * configuration look fast.
  */
 export function campaignResults(items: CampaignItem[], runs: RunListItem[], metric: CampaignMetricKey): CampaignResults {
   const runsById = new Map(runs.map((run) => [run.run_id, run]));
@@ -90,20 +123,25 @@ export function campaignResults(items: CampaignItem[], runs: RunListItem[], metr
         shortLabel: shortLabelOf(item.parameters),
         points: [],
         stats: null,
+        atLeast: { median: false, mean: false },
       };
       byIndex.set(item.configuration, configuration);
     }
     const run = item.run_id === null ? undefined : runsById.get(item.run_id);
     if (item.status === 'failed') {
+      const bound = run ? censoredFigure(run, metric) : null;
+      const reason = run?.error ?? (run ? 'the run failed' : 'the run did not start: this host could not run its scenario');
       failed.push({
         item,
         configurationLabel: configuration.label,
-        reason: run?.error ?? (run ? 'the run failed' : 'the run did not start: this host could not run its scenario'),
+        reason: bound === null ? reason : `${reason}; its ${metricName} counts as at least ${bound.toFixed(1)} s`,
       });
+      if (run && bound !== null)
+        configuration.points.push({ runId: run.run_id, iteration: item.iteration, value: bound, hostLate: fidelityVerdict(run) === 'late', censored: true });
     } else if (item.status === 'done' && run?.status === 'done') {
       const value = runFigure(run.flows, metric);
       if (value !== null)
-        configuration.points.push({ runId: run.run_id, iteration: item.iteration, value, hostLate: fidelityVerdict(run) === 'late' });
+        configuration.points.push({ runId: run.run_id, iteration: item.iteration, value, hostLate: fidelityVerdict(run) === 'late', censored: false });
       else {
         const errors = run.flows.map((flow) => flow.error).filter((error): error is string => error !== null);
         failed.push({
@@ -115,24 +153,38 @@ export function campaignResults(items: CampaignItem[], runs: RunListItem[], metr
     }
   }
   const configurations = [...byIndex.values()].sort((a, b) => a.index - b.index);
-  for (const configuration of configurations) configuration.stats = boxStats(configuration.points.map((point) => point.value));
+  for (const configuration of configurations) {
+    configuration.stats = boxStats(configuration.points.map((point) => point.value));
+    configuration.atLeast = atLeastOf(configuration.points, configuration.stats);
+  }
   return { configurations, failed };
 }
 
 /** A line of the comparison table. */
 export interface ComparisonRow {
   configuration: Configuration;
-  /** The median against the baseline's, in %; null for the baseline itself, or without both medians. */
+  /**
+   * The median against the baseline's, in %; null for the baseline itself, without both medians,
+   * or with both censored (either way).
+   */
   changePercent: number | null;
+  /** 'at least': this median is censored; 'at most': the baseline's is; null: both exact. */
+  changeBound: 'at least' | 'at most' | null;
   isBaseline: boolean;
 }
 
 /** comparisonRows compares each configuration's median with the baseline's (an index into configurations). */
 export function comparisonRows(configurations: Configuration[], baseline: number): ComparisonRow[] {
-  const baselineMedian = configurations[baseline]?.stats?.median ?? null;
-  return configurations.map((configuration, index) => ({
-    configuration,
-    isBaseline: index === baseline,
-    changePercent: index === baseline ? null : percentChange(configuration.stats?.median ?? null, baselineMedian),
-  }));
+  const base = configurations[baseline];
+  const baselineMedian = base?.stats?.median ?? null;
+  return configurations.map((configuration, index) => {
+    const bound = configuration.atLeast.median ? 'at least' : base?.atLeast.median ? 'at most' : null;
+    const open = configuration.atLeast.median && base?.atLeast.median;
+    return {
+      configuration,
+      isBaseline: index === baseline,
+      changePercent: index === baseline || open ? null : percentChange(configuration.stats?.median ?? null, baselineMedian),
+      changeBound: index === baseline ? null : bound,
+    };
+  });
 }
