@@ -79,7 +79,7 @@ def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("
         if run is None:
             continue
         result = run.result or {}
-        timed_out = item.status == "failed" and bool(result.get("timed_out"))
+        timed_out = item.status == "failed" and run.timed_out is not None
         if item.status == "failed" and not timed_out:
             continue
         entry.done += not timed_out

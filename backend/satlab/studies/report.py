@@ -128,11 +128,10 @@ def collect(study: Study, store: Store, campaigns: list[CampaignRow],
                 "failed": 0, "timed_out": 0, "done": 0, "host_not_kept_up": 0, "runs": []})
             run = store.get_run(item.run_id) if item.run_id else None
             result = (run.result if run else None) or {}
-            timed_out = item.status == "failed" and bool(result.get("timed_out"))
-            # The runs with fidelity evidence: finished, or stopped at the time limit.
-            measured = run is not None and (item.status == "done" or timed_out)
-            entry["done"] += measured
-            entry["host_not_kept_up"] += measured and run is not None and run.host_kept_up is False
+            timed_out = item.status == "failed" and run is not None and run.timed_out is not None
+            if run is not None and (item.status == "done" or timed_out):  # it has fidelity evidence
+                entry["done"] += 1
+                entry["host_not_kept_up"] += run.host_kept_up is False
             if timed_out:
                 entry["timed_out"] += 1
                 for metric in metrics:

@@ -103,7 +103,7 @@ def _flow_rows(store: Store, run: RunRow | None) -> list[tuple[int | None, list[
     per flow of the iteration its time limit stopped (what the flow had
     taken: TIME_LIMIT_COLUMNS); one row of empty values for a run that is
     missing or has no flows."""
-    stopped = ((run.result or {}).get("timed_out") if run is not None else None) or {}
+    stopped = (run.timed_out if run is not None else None) or {}
     if run is None or not (run.flows or stopped):
         return [(None, [None] * len(FLOW_COLUMNS))]
     iterations = {row.iteration: row for row in store.iterations(run.run_id)}
