@@ -146,14 +146,17 @@ SIZE = 4 << 20
 def told_of_no_loss(before: dict[str, int | None], after: dict[str, int | None],
                     retransmissions: int) -> bool:
     """Whether a TCP end, its namespace's counters before and after its
-    connection, was never told of a loss: it entered no recovery, and what
-    it resent, if anything, it resent after a timeout alone. A steal of the
-    VM's CPU longer than the 200 ms minimum RTO fires a timeout on a veth
-    that lost nothing; a satellite loss reaching this end would come back
-    as SACKs and a recovery."""
+    connection, was never told of a loss: it resent nothing, or what it
+    resent it resent after a timeout alone, in no recovery. A satellite
+    loss reaching this end would come back as SACKs, a recovery and a
+    retransmission. A steal of the VM's CPU does neither on a veth that
+    lost nothing, but can look like a part of it: past the 200 ms minimum
+    RTO it fires a timeout that resends the flight, and ACKs it held back
+    can start a recovery that ends before anything is resent (seen in CI:
+    one recovery, no retransmission)."""
     recoveries = after["loss_recoveries"] - before["loss_recoveries"]
     rtos = after["rtos"] - before["rtos"]
-    return recoveries == 0 and (retransmissions == 0 or rtos > 0)
+    return retransmissions == 0 or (recoveries == 0 and rtos > 0)
 
 
 def without_loss_probes(*namespaces: str) -> None:
