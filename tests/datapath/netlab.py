@@ -13,6 +13,7 @@ import contextlib
 import ctypes
 import itertools
 import os
+import select
 import shutil
 import socket
 import statistics
@@ -168,41 +169,54 @@ def satlink_path(*link_args: str, mtu: int = 1500,
 def icmp_rtts(ns: str, destination: str, count: int, interval: float) -> list[float]:
     """Round-trip times in ms of `count` ICMP echoes sent every `interval` s
     from namespace ns; lost echoes are missing from the list."""
-    sock = socket_in(ns, socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+    return icmp_rtts_together([(ns, destination)], count, interval)[0]
+
+
+def icmp_rtts_together(targets: list[tuple[str, str]], count: int, interval: float) -> list[list[float]]:
+    """Round-trip times in ms of `count` ICMP echoes to each (namespace,
+    destination) of targets, one to each in turn at every tick, `interval` s
+    apart, from this one thread: the lists were measured at the same times on
+    the same host. Lost echoes are missing from their list."""
     ident = os.getpid() & 0xFFFF
-    sent: dict[int, int] = {}
-    rtts: list[float] = []
+    sent: list[dict[int, int]] = [{} for _ in targets]
+    rtts: list[list[float]] = [[] for _ in targets]
 
     def checksum(data: bytes) -> int:
         total = sum(struct.unpack(f"!{len(data) // 2}H", data))
         total = (total >> 16) + (total & 0xFFFF)
         return ~(total + (total >> 16)) & 0xFFFF
 
-    def receive_until(deadline: float) -> None:
+    def receive_until(socks: list[socket.socket], deadline: float) -> None:
         while (left := deadline - time.monotonic()) > 0:
-            sock.settimeout(left)
-            try:
-                packet, ancillary, _, _ = sock.recvmsg(2048, 64)
-            except TimeoutError:
+            readable, _, _ = select.select(socks, [], [], left)
+            if not readable:
                 return
-            # The kernel's arrival time, not this thread's wake-up.
-            seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
-            arrival = seconds * 1_000_000_000 + nanoseconds
-            header = (packet[0] & 0x0F) * 4
-            kind, _, _, their_ident, seq = struct.unpack("!BBHHH", packet[header:header + 8])
-            if kind == 0 and their_ident == ident and seq in sent:
-                rtts.append((arrival - sent.pop(seq)) / 1e6)
+            for sock in readable:
+                target = socks.index(sock)
+                packet, ancillary, _, _ = sock.recvmsg(2048, 64)
+                # The kernel's arrival time, not this thread's wake-up.
+                seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
+                arrival = seconds * 1_000_000_000 + nanoseconds
+                header = (packet[0] & 0x0F) * 4
+                kind, _, _, their_ident, seq = struct.unpack("!BBHHH", packet[header:header + 8])
+                if kind == 0 and their_ident == ident and seq in sent[target]:
+                    rtts[target].append((arrival - sent[target].pop(seq)) / 1e6)
 
-    with sock:
-        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    with contextlib.ExitStack() as stack:
+        socks = [stack.enter_context(socket_in(ns, socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP))
+                 for ns, _ in targets]
+        for sock in socks:
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         start = time.monotonic()
         for seq in range(count):
             body = struct.pack("!BBHHH", 8, 0, 0, ident, seq) + bytes(56)
             body = body[:2] + struct.pack("!H", checksum(body)) + body[4:]
-            sent[seq] = time.time_ns()  # the clock of SO_TIMESTAMPNS
-            sock.sendto(body, (destination, 0))
-            receive_until(start + (seq + 1) * interval)
-        receive_until(time.monotonic() + 3 * max(rtts, default=1000) / 1e3 + 1)
+            for target, (sock, (_, destination)) in enumerate(zip(socks, targets, strict=True)):
+                sent[target][seq] = time.time_ns()  # the clock of SO_TIMESTAMPNS
+                sock.sendto(body, (destination, 0))
+            receive_until(socks, start + (seq + 1) * interval)
+        longest_ms = max((rtt for target_rtts in rtts for rtt in target_rtts), default=1000)
+        receive_until(socks, time.monotonic() + 3 * longest_ms / 1e3 + 1)
     return rtts
 
 
@@ -215,17 +229,29 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+def monotonic_stamp_ns(ancillary: list[tuple[int, int, bytes]], realtime_offset_ns: int) -> int:
+    """A received datagram's SO_TIMESTAMPNS stamp (the kernel's arrival time,
+    CLOCK_REALTIME) on CLOCK_MONOTONIC, satlink's clock, given the offset
+    time.time_ns() - time.monotonic_ns(). A busy machine may wake a reader
+    late, never the kernel's stamps."""
+    seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
+    return seconds * 1_000_000_000 + nanoseconds - realtime_offset_ns
+
+
 class UdpSink:
-    """A UDP receiver in a namespace that records (sequence, arrival ns,
-    size) of datagrams whose first 8 bytes are a sequence number."""
+    """A UDP receiver in a namespace that records (sequence, arrival ns on
+    CLOCK_MONOTONIC by the kernel's stamp, size) of datagrams whose first 8
+    bytes are a sequence number."""
 
     def __init__(self, ns: str, address: str, port: int = 9000):
         self.sock = socket_in(ns, socket.AF_INET, socket.SOCK_DGRAM)
         # FORCE: beyond rmem_max, so that the sink never drops what arrived.
         self.sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 32 << 20)
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.sock.bind((address, port))
         self.address = (address, port)
         self.arrivals: list[tuple[int, int, int]] = []
+        self._realtime_offset_ns = time.time_ns() - time.monotonic_ns()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._receive, daemon=True)
         self._thread.start()
@@ -234,11 +260,11 @@ class UdpSink:
         self.sock.settimeout(0.05)
         while not self._stop.is_set():
             try:
-                data = self.sock.recv(65536)
+                data, ancillary, _, _ = self.sock.recvmsg(65536, 64)
             except TimeoutError:
                 continue
-            self.arrivals.append((struct.unpack_from("!Q", data)[0], time.monotonic_ns(),
-                                  len(data)))
+            self.arrivals.append((struct.unpack_from("!Q", data)[0],
+                                  monotonic_stamp_ns(ancillary, self._realtime_offset_ns), len(data)))
 
     def wait_count(self, count: int, timeout: float) -> None:
         """Wait until `count` datagrams arrived; fail after `timeout` s."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import socket
-import struct
 import subprocess
 import time
 
@@ -110,8 +109,8 @@ def test_aqm_drops_its_ratio_of_arrivals_above_the_threshold_and_none_below():
 DELAY_BINS = [(60, 0.0, 3.0), (30, 3.0, 6.0), (10, 6.0, 9.0)]
 PING_INTERVAL_S = 0.010
 BASE_DELAY_MS = 10.0
-# RTT measurement error: satlink's lateness and the kernel's timestamps.
-RTT_SLACK_MS = 1.0
+# The sink's error on a one-way delay: satlink's lateness.
+DELAY_SLACK_MS = 1.0
 
 
 def bins_arg(bins: list[tuple[float, float, float]]) -> str:
@@ -132,24 +131,32 @@ def bins_quantile(bins: list[tuple[float, float, float]], q: float) -> float:
 
 @needs_root
 def test_ping_rtts_follow_the_configured_delay_distribution():
-    """2000 echoes 10 ms apart, the extra delay on the way out drawn every
-    5 ms: each quantile of RTT - 2 x 10 ms lies where the bins put it,
-    within 4 standard deviations of the empirical quantile's rank and the
-    measurement's slack."""
+    """2000 echoes 10 ms apart through a link whose extra delay on the way
+    out is drawn every 5 ms, and at the same ticks through a twin link
+    without it. An echo's RTT - 2 x 10 ms is its drawn delay X plus the
+    host's own N >= 0 (the wake-ups of satlink's threads, the stacks), which
+    the twin measures over the same seconds. So each quantile of the echoes'
+    RTT - 2 x 10 ms lies no lower than X's and no higher than X's 1 % further
+    plus N's p99 (P(X + N > x + n) <= P(X > x) + P(N > n)), each rank widened
+    by 4 standard deviations of an empirical quantile's rank."""
     count = 2000
     with satlink_path("--delay-ms", f"{BASE_DELAY_MS:g}", "--ab-delay-bins", bins_arg(DELAY_BINS),
-                      "--ab-delay-step-ms", "5", "--ab-delay-seed", "3") as (a, _, link):
-        rtts = netlab.icmp_rtts(a, B_ADDR, count=count, interval=PING_INTERVAL_S)
+                      "--ab-delay-step-ms", "5", "--ab-delay-seed", "3") as (a, _, link), \
+            satlink_path("--delay-ms", f"{BASE_DELAY_MS:g}") as (twin_a, _, twin):
+        rtts, twin_rtts = netlab.icmp_rtts_together([(a, B_ADDR), (twin_a, B_ADDR)], count=count,
+                                                    interval=PING_INTERVAL_S)
         link.stop()
-    assert len(rtts) == count
+        twin.stop()
+    assert len(rtts) == len(twin_rtts) == count
     extra = sorted(rtt - 2 * BASE_DELAY_MS for rtt in rtts)
+    host_p99 = netlab.percentile([rtt - 2 * BASE_DELAY_MS for rtt in twin_rtts], 0.99)
     quantiles = {q: netlab.percentile(extra, q) for q in (0.05, 0.25, 0.5, 0.6, 0.75, 0.9, 0.95, 0.99)}
-    print("extra RTT quantiles (ms), measured vs configured: " + ", ".join(
+    print(f"host's own RTT p99 {host_p99:.2f} ms; extra RTT quantiles (ms), measured vs configured: " + ", ".join(
         f"p{round(100 * q)} {value:.2f} vs {bins_quantile(DELAY_BINS, q):.2f}" for q, value in quantiles.items()))
     for q, value in quantiles.items():
         rank_sd = (q * (1 - q) / count) ** 0.5
-        low = bins_quantile(DELAY_BINS, max(0.0, q - 4 * rank_sd)) - RTT_SLACK_MS
-        high = bins_quantile(DELAY_BINS, min(1.0, q + 4 * rank_sd)) + RTT_SLACK_MS
+        low = bins_quantile(DELAY_BINS, max(0.0, q - 4 * rank_sd))
+        high = bins_quantile(DELAY_BINS, min(1.0, q + 4 * rank_sd + 0.01)) + host_p99
         assert low <= value <= high, (q, value, low, high)
 
 
@@ -170,7 +177,7 @@ def test_packets_never_overtake_one_another_when_the_delay_falls():
     assert order == sorted(order)
     assert netlab.percentile(delays_ms, 0.99) - netlab.percentile(delays_ms, 0.01) > 20
     # Falls of more than 8 ms within 20 datagrams (10 ms).
-    falls = sum(earlier - later > 8 for earlier, later in zip(delays_ms, delays_ms[20:]))
+    falls = sum(earlier - later > 8 for earlier, later in zip(delays_ms, delays_ms[20:], strict=False))
     assert falls > 50, falls
 
 
@@ -180,13 +187,14 @@ def test_delay_trace_sets_the_extra_delay_over_time(tmp_path):
     datagram sent at t from satlink's start arrives 10 ms + the trace's
     value at t later. After the fall from 30 to 10 ms, datagrams wait for
     the one before them (FIFO) for up to 20 ms: those are left out, and so
-    are those within 2 ms of a step."""
+    are those within 2 ms of a step. Five periods at 100 per second: 150
+    datagrams sent in each phase, at most 20 of them left out."""
     trace = tmp_path / "delay.txt"
     trace.write_text("# t_ms delay_ms\n0 0\n300 30\n600 10\n")
     with satlink_path("--delay-ms", f"{BASE_DELAY_MS:g}", "--ab-delay-trace", str(trace),
                       "--ab-delay-trace-period-ms", "900") as (a, b, link):
         start_ns = link.event("ready")["start_ns"]
-        sent, sink = netlab.udp_through(link, a, b, count=300, rate_pps=100)
+        sent, sink = netlab.udp_through(link, a, b, count=450, rate_pps=100)
         link.stop()
     deviations_ms: dict[float, list[float]] = {0: [], 30: [], 10: []}
     for seq, at, _ in sink.arrivals:
@@ -195,13 +203,12 @@ def test_delay_trace_sets_the_extra_delay_over_time(tmp_path):
             continue
         extra_ms = 0 if phase_ms < 300 else 30 if phase_ms < 600 else 10
         deviations_ms[extra_ms].append((at - sent[seq]) / 1e6 - BASE_DELAY_MS - extra_ms)
-    assert len(sink.arrivals) == 300
+    assert len(sink.arrivals) == 450
     for extra_ms, deviations in deviations_ms.items():
-        # The sink's timestamps are a Python thread's, late by up to ms on a
-        # busy machine: never early, and mostly on time.
-        assert len(deviations) > 80
-        assert min(deviations) >= -RTT_SLACK_MS, (extra_ms, sorted(deviations)[:5])
-        assert abs(netlab.median(deviations)) <= RTT_SLACK_MS, (extra_ms, netlab.median(deviations))
+        # The kernel's stamps: never early, and mostly on time.
+        assert len(deviations) >= 130, (extra_ms, len(deviations))
+        assert min(deviations) >= -DELAY_SLACK_MS, (extra_ms, sorted(deviations)[:5])
+        assert abs(netlab.median(deviations)) <= DELAY_SLACK_MS, (extra_ms, netlab.median(deviations))
 
 
 @needs_root
@@ -210,25 +217,36 @@ def test_a_burst_a_falling_delay_makes_is_not_taken_for_a_late_host(tmp_path):
     0.5 ms: at each fall, the ~1200 datagrams sent in the next 600 ms are
     held behind the last one sent before it (FIFO), due at the same instant,
     and arrive in one burst. No writer empties a burst at once: write time
-    minus due time would grow along it to milliseconds, half the datagrams
-    being in one. satlink counts each held datagram's lateness from the end
-    of the write before it, so its p99 stays under the fidelity verdict's
-    1 ms while the bursts happen."""
+    minus due time would grow along it to milliseconds. satlink counts each
+    held datagram's lateness from the end of the write before it, so in the
+    stats intervals that carry a burst (most of their datagrams in it) the
+    median lateness is the gap between two writes, microseconds, where
+    counting from the due time would put it near the middle of the burst.
+    Whether the host was late besides (any p99) is the fidelity verdict's
+    business: the test holds on a late host too."""
     trace = tmp_path / "delay.txt"
     trace.write_text("# t_ms delay_ms\n0 600\n600 0\n")
-    count = 4800  # 2.4 s: two falls
-    with satlink_path("--ab-delay-trace", str(trace), "--ab-delay-trace-period-ms", "1200") as (a, b, link):
-        _, sink = netlab.udp_through(link, a, b, count=count, rate_pps=2000)
+    count, rate_pps = 4800, 2000  # 2.4 s: two falls
+    lines: list[dict] = []
+    with satlink_path("--ab-delay-trace", str(trace), "--ab-delay-trace-period-ms", "1200",
+                      on_line=lines.append) as (a, b, link):
+        _, sink = netlab.udp_through(link, a, b, count=count, rate_pps=rate_pps)
         summary = link.stop()
     arrivals = sorted(at for _, at, _ in sink.arrivals)
     # The bursts: the most datagrams arriving within 50 ms of one another (100 at the sending rate).
     burst = max(bisect.bisect_right(arrivals, at + 50_000_000) - index for index, at in enumerate(arrivals))
-    lateness = summary["ab"]["lateness_ms"]
-    print(f"largest burst {burst} datagrams; lateness p50 {lateness['p50']} p99 {lateness['p99']} "
-          f"max {lateness['max']} ms")
+    intervals = [line["ab"]["lateness_ms"] for line in lines
+                 if line["event"] == "stats" and line["ab"]["lateness_ms"] is not None]
+    # A 100 ms interval without a burst carries 200 datagrams; with one, up to 1400.
+    burst_intervals = [interval for interval in intervals if interval["count"] > 2 * rate_pps * 0.1]
+    whole = summary["ab"]["lateness_ms"]
+    print(f"largest burst {burst} datagrams; lateness (ms) in the intervals with a burst: "
+          + ", ".join(f"{i['count']} datagrams p50 {i['p50']} p99 {i['p99']}" for i in burst_intervals)
+          + f"; the whole run p50 {whole['p50']} p99 {whole['p99']} max {whole['max']}")
     assert len(arrivals) == count and burst > 1000
-    assert lateness["count"] == count
-    assert lateness["p99"] < 1.0
+    assert whole["count"] == count
+    assert len(burst_intervals) >= 2  # at least one per fall
+    assert all(interval["p50"] < 0.05 for interval in burst_intervals)
 
 
 # ---------------------------------------------------------------------------
@@ -240,8 +258,7 @@ RATE_PERIOD_MS = 3000
 
 def stamped_arrivals(sock: socket.socket) -> list[int]:
     """The kernel's arrival times (CLOCK_MONOTONIC ns, as satlink's) of the
-    datagrams waiting on sock (SO_TIMESTAMPNS set), read without waiting:
-    a busy machine may wake a reader late, never the kernel's stamps."""
+    datagrams waiting on sock (SO_TIMESTAMPNS set), read without waiting."""
     realtime_offset_ns = time.time_ns() - time.monotonic_ns()
     sock.setblocking(False)
     times = []
@@ -250,8 +267,7 @@ def stamped_arrivals(sock: socket.socket) -> list[int]:
             _, ancillary, _, _ = sock.recvmsg(2048, 64)
         except BlockingIOError:
             return times
-        seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
-        times.append(seconds * 1_000_000_000 + nanoseconds - realtime_offset_ns)
+        times.append(netlab.monotonic_stamp_ns(ancillary, realtime_offset_ns))
 
 
 @needs_root
