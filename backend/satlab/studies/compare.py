@@ -1,7 +1,9 @@
 """A campaign's configurations side by side (`satlab compare ID`).
 
 For each configuration: its matrix parameters; how many of its items are
-done, failed, or still to run; how many of the done ones ran on a host that
+done, failed, or still to run (an item counts the last of its runs that ran
+to its end: a late run stays its measurement until a run again of it, by
+--redo-unfaithful-rounds, ends); how many of the done ones ran on a host that
 did not keep up (their fidelity verdict), which are left out of every
 figure, because such a run measured the host as much as the path; and, over
 the runs that kept up, each metric's median, quartiles and range
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from satlab.service.campaign import format_value
-from satlab.service.store import Store
+from satlab.service.store import CampaignItemDetailRow, RunRow, Store
 from satlab.studies.metrics import METRICS
 from satlab.studies.spread import censored_spread, spread
 
@@ -66,21 +68,22 @@ def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("
     unknown = [name for name in metrics if name not in METRICS]
     if unknown:
         raise KeyError(f"no metric {', '.join(unknown)}; the metrics are {', '.join(METRICS)}")
-    if store.get_campaign(campaign_id) is None:
+    campaign = store.get_campaign(campaign_id)
+    if campaign is None:
         raise KeyError(f"no campaign {campaign_id!r} in {store.path}")
     found: dict[int, Configuration] = {}
-    for item in store.campaign_items(campaign_id):
+    for item in campaign.items:
         entry = found.setdefault(item.configuration, Configuration(
             item.configuration, item.parameters, values={name: [] for name in metrics},
             censored={name: [] for name in metrics}, host={name: [] for name in HOST_FIGURES}))
         entry.items += 1
-        entry.failed += item.status == "failed"
-        run = store.get_run(item.run_id) if item.status in ("done", "failed") and item.run_id else None
+        run = _last_measured_run(store, item)
         if run is None:
             continue
+        entry.failed += run.status == "failed"
         result = run.result or {}
-        timed_out = item.status == "failed" and run.timed_out is not None
-        if item.status == "failed" and not timed_out:
+        timed_out = run.status == "failed" and run.timed_out is not None
+        if run.status == "failed" and not timed_out:
             continue
         entry.done += not timed_out
         entry.timed_out += timed_out
@@ -101,6 +104,17 @@ def compare_campaign(store: Store, campaign_id: str, metrics: Sequence[str] = ("
         if latenesses:
             entry.host["lateness_p99_ms"].append(max(latenesses))
     return [found[key] for key in sorted(found)]
+
+
+def _last_measured_run(store: Store, item: CampaignItemDetailRow) -> RunRow | None:
+    """The item's run if it ran to its end (done or failed); else, when the
+    run again of a late one was cancelled or has not ended, that late run."""
+    for attempt in reversed(item.attempts):
+        run = store.get_run(attempt.run_id)
+        if (run is not None and run.status in ("done", "failed")
+                and (run.run_id == item.run_id or run.host_kept_up is False)):
+            return run
+    return None
 
 
 def _number(value: float | None) -> str:

@@ -38,6 +38,20 @@ def test_each_configuration_counts_its_items_and_leaves_late_runs_out_of_its_fig
     assert cubic.late == 1 and cubic.values["download_time_s"] == [pytest.approx(2.180217)]
 
 
+def test_a_late_run_whose_run_again_was_cancelled_still_counts(db):
+    """Runs again of late ones (--redo-unfaithful-rounds) stopped before they
+    ended: each item keeps its late run, which with_late takes."""
+    with Store(db) as store:
+        store.create_run("aaaaa5", store.campaign_items("c0123abcd")[0].scenario, PROVENANCE, "c0123abcd", 0)
+        store.set_item("c0123abcd", 0, "running", "aaaaa5")
+        store.set_run_status("aaaaa5", "cancelled")
+        store.set_item("c0123abcd", 0, "cancelled", "aaaaa5")
+        cubic, _ = compare.compare_campaign(store, "c0123abcd")
+        cubic_with_late, _ = compare.compare_campaign(store, "c0123abcd", with_late=True)
+    assert (cubic.done, cubic.late, cubic.values["download_time_s"]) == (1, 1, [])
+    assert cubic_with_late.values["download_time_s"] == [pytest.approx(2.180217)]
+
+
 def _time_out_bbrs_second_iteration(store: Store, kept_up: bool) -> None:
     """bbr's second iteration stopped at its time limit, with its host's evidence."""
     scenario = store.campaign_items("c0123abcd")[3].scenario
