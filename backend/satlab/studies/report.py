@@ -127,9 +127,12 @@ def collect(study: Study, store: Store, campaigns: list[CampaignRow],
                 "bounds": {metric: [] for metric in metrics}, "runs_measured": dict.fromkeys(metrics, 0),
                 "failed": 0, "timed_out": 0, "done": 0, "host_not_kept_up": 0, "runs": []})
             run = store.get_run(item.run_id) if item.run_id else None
-            result = (run.result if run else None) or {}
-            timed_out = item.status == "failed" and run is not None and run.timed_out is not None
-            if run is not None and (item.status == "done" or timed_out):  # it has fidelity evidence
+            if run is None:  # finished, but its run is not in this store: nothing measured
+                entry["failed"] += 1
+                continue
+            result = run.result or {}
+            timed_out = item.status == "failed" and run.timed_out is not None
+            if item.status == "done" or timed_out:  # it has fidelity evidence
                 entry["done"] += 1
                 entry["host_not_kept_up"] += run.host_kept_up is False
             if timed_out:
