@@ -166,6 +166,14 @@ def satlink_path(*link_args: str, mtu: int = 1500,
             yield a, b, link
 
 
+def kernel_stamp_ns(ancillary: list[tuple[int, int, bytes]]) -> int:
+    """A received packet's SO_TIMESTAMPNS stamp: the kernel's arrival time
+    (CLOCK_REALTIME ns). A busy machine may wake a reader late, never the
+    kernel's stamps."""
+    seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
+    return seconds * 1_000_000_000 + nanoseconds
+
+
 def icmp_rtts(ns: str, destination: str, count: int, interval: float) -> list[float]:
     """Round-trip times in ms of `count` ICMP echoes sent every `interval` s
     from namespace ns; lost echoes are missing from the list."""
@@ -194,9 +202,7 @@ def icmp_rtts_together(targets: list[tuple[str, str]], count: int, interval: flo
             for sock in readable:
                 target = socks.index(sock)
                 packet, ancillary, _, _ = sock.recvmsg(2048, 64)
-                # The kernel's arrival time, not this thread's wake-up.
-                seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
-                arrival = seconds * 1_000_000_000 + nanoseconds
+                arrival = kernel_stamp_ns(ancillary)
                 header = (packet[0] & 0x0F) * 4
                 kind, _, _, their_ident, seq = struct.unpack("!BBHHH", packet[header:header + 8])
                 if kind == 0 and their_ident == ident and seq in sent[target]:
@@ -229,19 +235,10 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def monotonic_stamp_ns(ancillary: list[tuple[int, int, bytes]], realtime_offset_ns: int) -> int:
-    """A received datagram's SO_TIMESTAMPNS stamp (the kernel's arrival time,
-    CLOCK_REALTIME) on CLOCK_MONOTONIC, satlink's clock, given the offset
-    time.time_ns() - time.monotonic_ns(). A busy machine may wake a reader
-    late, never the kernel's stamps."""
-    seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
-    return seconds * 1_000_000_000 + nanoseconds - realtime_offset_ns
-
-
 class UdpSink:
-    """A UDP receiver in a namespace that records (sequence, arrival ns on
-    CLOCK_MONOTONIC by the kernel's stamp, size) of datagrams whose first 8
-    bytes are a sequence number."""
+    """A UDP receiver in a namespace that records (sequence, arrival ns,
+    size) of datagrams whose first 8 bytes are a sequence number; arrival
+    times are the kernel's stamps, on CLOCK_MONOTONIC (satlink's clock)."""
 
     def __init__(self, ns: str, address: str, port: int = 9000):
         self.sock = socket_in(ns, socket.AF_INET, socket.SOCK_DGRAM)
@@ -251,7 +248,7 @@ class UdpSink:
         self.sock.bind((address, port))
         self.address = (address, port)
         self.arrivals: list[tuple[int, int, int]] = []
-        self._realtime_offset_ns = time.time_ns() - time.monotonic_ns()
+        self._realtime_ns = time.time_ns() - time.monotonic_ns()  # CLOCK_REALTIME - CLOCK_MONOTONIC
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._receive, daemon=True)
         self._thread.start()
@@ -264,7 +261,7 @@ class UdpSink:
             except TimeoutError:
                 continue
             self.arrivals.append((struct.unpack_from("!Q", data)[0],
-                                  monotonic_stamp_ns(ancillary, self._realtime_offset_ns), len(data)))
+                                  kernel_stamp_ns(ancillary) - self._realtime_ns, len(data)))
 
     def wait_count(self, count: int, timeout: float) -> None:
         """Wait until `count` datagrams arrived; fail after `timeout` s."""

@@ -259,7 +259,7 @@ RATE_PERIOD_MS = 3000
 def stamped_arrivals(sock: socket.socket) -> list[int]:
     """The kernel's arrival times (CLOCK_MONOTONIC ns, as satlink's) of the
     datagrams waiting on sock (SO_TIMESTAMPNS set), read without waiting."""
-    realtime_offset_ns = time.time_ns() - time.monotonic_ns()
+    realtime_ns = time.time_ns() - time.monotonic_ns()  # CLOCK_REALTIME - CLOCK_MONOTONIC
     sock.setblocking(False)
     times = []
     while True:
@@ -267,7 +267,7 @@ def stamped_arrivals(sock: socket.socket) -> list[int]:
             _, ancillary, _, _ = sock.recvmsg(2048, 64)
         except BlockingIOError:
             return times
-        times.append(netlab.monotonic_stamp_ns(ancillary, realtime_offset_ns))
+        times.append(netlab.kernel_stamp_ns(ancillary) - realtime_ns)
 
 
 @needs_root
