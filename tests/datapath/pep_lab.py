@@ -30,7 +30,6 @@ CLIENT_ADDR, TERMINAL_LAN_ADDR = "10.77.1.2", "10.77.1.1"
 SERVER_ADDR, GATEWAY_LAN_ADDR = "10.77.2.2", "10.77.2.1"
 CLIENT_NET, SERVER_NET = "10.77.1.0/24", "10.77.2.0/24"
 ETH_P_ALL, ETH_P_IP = 0x0003, 0x0800
-SO_TIMESTAMPNS = 35
 # struct tcp_info: 8 one-byte fields, then 32-bit ones; tcpi_total_retrans is
 # the 24th of those (linux/tcp.h).
 TCPI_TOTAL_RETRANS_OFFSET = 8 + 23 * 4
@@ -183,7 +182,7 @@ class Capture:
         self.sock = netlab.socket_in(ns, socket.AF_PACKET, socket.SOCK_DGRAM,
                                      socket.htons(ETH_P_ALL))
         self.sock.bind((dev, ETH_P_ALL))
-        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        self.sock.setsockopt(socket.SOL_SOCKET, netlab.SO_TIMESTAMPNS, 1)
         self.sock.settimeout(0.05)
         self.segments: list[Segment] = []
         self._stop = threading.Event()
@@ -198,13 +197,12 @@ class Capture:
                 continue
             if address[1] != ETH_P_IP or len(packet) < 40 or packet[9] != socket.IPPROTO_TCP:
                 continue
-            seconds, nanoseconds = struct.unpack("qq", ancillary[0][2][:16])
             ip_header = (packet[0] & 0x0F) * 4
             total = struct.unpack_from("!H", packet, 2)[0]
             sport, dport, seq, _, offset, bits = struct.unpack_from("!HHIIBB", packet, ip_header)
             tcp_header = (offset >> 4) * 4
             self.segments.append(Segment(
-                seconds * 1_000_000_000 + nanoseconds,
+                netlab.kernel_stamp_ns(ancillary),
                 (socket.inet_ntoa(packet[12:16]), sport), (socket.inet_ntoa(packet[16:20]), dport),
                 _flags(bits), seq, total - ip_header - tcp_header))
 

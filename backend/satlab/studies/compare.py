@@ -110,9 +110,10 @@ def _last_measured_run(store: Store, item: CampaignItemDetailRow) -> RunRow | No
     """The item's run if it ran to its end (done or failed); else, when the
     run again of a late one was cancelled or has not ended, that late run."""
     for attempt in reversed(item.attempts):
+        if attempt.status not in ("done", "failed"):
+            continue
         run = store.get_run(attempt.run_id)
-        if (run is not None and run.status in ("done", "failed")
-                and (run.run_id == item.run_id or run.host_kept_up is False)):
+        if run is not None and (run.run_id == item.run_id or run.host_kept_up is False):
             return run
     return None
 
